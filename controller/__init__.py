@@ -1,0 +1,5 @@
+"""The LED-guided mancala board's controller.
+
+The portable core (rules, sensing, guide, session, protocol) runs on CPython and MicroPython;
+everything else here (CLI, drivers, web, tournament) is host-only and the core never imports it.
+"""

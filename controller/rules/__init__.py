@@ -1,0 +1,14 @@
+"""The rules engine: the four variants, positions, legal moves, step scripts, matches, records.
+
+Portable core (MicroPython subset). Start with `Game`::
+
+    from controller.rules import Game
+    game = Game("layli-goobalay")
+    game.push(game.legal_moves()[0])
+"""
+
+from .variants import RulesError, VARIANTS, get_variant, resolve_options
+from .game import (Game, Rules, SOUTH, NORTH, step_text, END_NO_MOVE, END_EMPTY_ROW,
+                   END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
+from .setups import deal_random_setup
+from .match import Match

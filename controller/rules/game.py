@@ -1,0 +1,644 @@
+"""Positions, legal moves, sowing and the end of the game: the engine (RULES.md sections 1-8).
+
+    >>> game = Game("layli-goobalay")
+    >>> game.legal_moves()
+    [1, 2, 3, 4, 5, 6]
+    >>> script = game.push(3, script=True)
+    >>> script[0]
+    ('pick', 2, 4)
+
+A `Game` is a position plus what the rules need to know about the road to it: the positions seen
+since the last capture or Uur creation (the repetition rule) and the moves played (for `pop` and
+records). Moves are the mover's own pit numbers 1..n. `push(move, script=True)` also returns the
+step script (RULES.md section 7) that carries the move out on a real board; without `script` the
+same sowing loop runs without recording, which is what playouts and search want.
+
+Portable core: MicroPython subset; positions are small lists of ints.
+"""
+
+try:
+    from .variants import RulesError, get_variant, resolve_options, non_default_options
+except ImportError:  # a flat module layout on a microcontroller
+    from variants import RulesError, get_variant, resolve_options, non_default_options
+
+SOUTH = 0
+NORTH = 1
+
+# What `Rules.sow` returns besides a count of captured seeds.
+ENDLESS = -1
+UUR_CREATED = -2
+
+NO_PASSES = ()
+
+# Why a game ended (Game.end_reason).
+END_NO_MOVE = "no-move"          # the player to move has no legal move
+END_EMPTY_ROW = "empty-row"      # end_when=either: a row holds no seed outside Uurs
+END_REPETITION = "repetition"    # a position occurred for the second time
+END_ENDLESS = "endless"          # Mangala IV: the mover's only moves are endless
+END_NO_FEED = "no-feed"          # Tampoduo must_feed: no move feeds the empty row
+END_STONES = "one-stone"         # Mangala IV: at most one stone left
+
+
+def step_text(step):
+    """A step as RULES.md writes it: ``drop(3)``, ``capture(10, 2)``..."""
+    return "%s(%s)" % (step[0], ", ".join([str(x) for x in step[1:]]))
+
+
+class Rules:
+    """A variant with its options resolved: the board geometry and the sowing loop.
+
+    Holds no position; `Game` does. `sow` is the one sowing loop of the project.
+    """
+
+    __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
+                 "uurs", "capture_last", "bound", "abar", "start", "either", "first_move_right",
+                 "must_feed", "restricted", "_next", "_prev")
+
+    def __init__(self, variant="layli-goobalay", options=None):
+        spec = get_variant(variant)
+        self.variant = spec
+        self.name = spec.name
+        self.options = resolve_options(spec, options)
+        opts = self.options
+        self.n = opts.get("pits", spec.pits)
+        self.size = 2 * self.n
+        direction = opts.get("direction")
+        self.direction = spec.direction if direction is None else (
+            1 if direction == "counterclockwise" else -1)
+        self.family = spec.family
+        self.mangala = spec.family == "mangala"
+        self.uurs = spec.family == "layli"
+        self.capture_last = opts.get("capture_last_seed", True)
+        self.bound = opts["endless_bound"]
+        self.abar = opts["endless"] == "abar" and not self.mangala
+        self.start = opts.get("start", "free")
+        self.either = opts.get("end_when") == "either"
+        self.first_move_right = opts.get("first_move_right", False)
+        self.must_feed = opts.get("must_feed", False)
+        self.restricted = self.first_move_right or self.must_feed
+        size = self.size
+        step = self.direction
+        # next and previous pit in the sowing direction, looked up instead of computed
+        self._next = [(i + step) % size for i in range(size)]
+        self._prev = [(i - step) % size for i in range(size)]
+
+    def option_texts(self):
+        """The non-default options as ``name=value`` texts, sorted (what records carry)."""
+        return non_default_options(self.variant, self.options)
+
+    def standard_setup(self):
+        """The counts of the standard start: every pit holds the variant's seeds per pit."""
+        return [self.variant.seeds] * self.size
+
+    def check_setup(self, setup):
+        """`setup` as a fresh list of 2n counts, or a RulesError saying what is wrong with it."""
+        if isinstance(setup, str) or not hasattr(setup, "__len__"):
+            raise RulesError("set-up must be a list of %d counts" % self.size)
+        if len(setup) != self.size:
+            raise RulesError("set-up has %d counts; %s on %d pits per row needs %d" % (
+                len(setup), self.name, self.n, self.size))
+        counts = []
+        for i in range(self.size):
+            count = setup[i]
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise RulesError("set-up count %d (%r) is not a whole number" % (i + 1, count))
+            if count < 0:
+                raise RulesError("set-up count %d is negative (%d)" % (i + 1, count))
+            counts.append(count)
+        return counts
+
+    def pit_index(self, player, pit):
+        """Absolute index of `player`'s own pit number `pit` (1..n)."""
+        return player * self.n + pit - 1
+
+    def owner(self, index):
+        """The player whose row holds pit `index`."""
+        return SOUTH if index < self.n else NORTH
+
+    def sow(self, pits, uur, mover, start, steps=None):
+        """Play the sowing that starts at pit `start`, changing `pits` and `uur` in place.
+
+        Returns the number of seeds the mover captured, UUR_CREATED, or ENDLESS when the move
+        would drop a seed beyond the endless bound (then `pits` is left half-sown: callers sow a
+        copy). With a list as `steps`, the step script is appended to it; without, nothing is
+        recorded and nothing else changes, so search and guidance share this loop.
+        """
+        nxt = self._next
+        bound = self.bound
+        n = self.n
+        mangala = self.mangala
+        dropped = 0
+        i = start
+        hand = pits[i]
+        pits[i] = 0
+        if steps is not None:
+            steps.append(("pick", i, hand))
+        while True:
+            dropped += hand
+            if dropped > bound:
+                return ENDLESS
+            if steps is None:
+                for _ in range(hand):
+                    i = nxt[i]
+                    pits[i] += 1
+            else:
+                for _ in range(hand):
+                    i = nxt[i]
+                    pits[i] += 1
+                    steps.append(("drop", i))
+            count = pits[i]
+            if mangala:
+                if count == 3 or count >= 5:
+                    hand = count
+                    pits[i] = 0
+                    if steps is not None:
+                        steps.append(("pick", i, hand))
+                    continue
+                if count == 1:
+                    return 0
+                return self._chain_capture(pits, i, steps)
+            if count > 1:
+                if uur[i] is not None:
+                    return 0            # the last seed fell into an Uur: nothing happens
+                hand = count            # relay: take them all, the last seed included
+                pits[i] = 0
+                if steps is not None:
+                    steps.append(("pick", i, hand))
+                continue
+            # the last seed fell into an empty pit
+            if (i < n) != (mover == SOUTH):
+                return 0                # in the opponent's row
+            opposite = 2 * n - 1 - i
+            held = pits[opposite]
+            if held == 0:
+                return 0                # abar
+            if self.uurs and held == 3:
+                pits[opposite] = 2
+                pits[i] = 2
+                uur[i] = mover
+                uur[opposite] = mover
+                if steps is not None:
+                    steps.append(("uur", i, opposite))
+                return UUR_CREATED
+            pits[opposite] = 0
+            if steps is not None:
+                steps.append(("capture", opposite, held))
+            if self.capture_last:
+                pits[i] = 0
+                if steps is not None:
+                    steps.append(("capture", i, 1))
+                return held + 1
+            return held
+
+    def _chain_capture(self, pits, landing, steps):
+        """Mangala IV: take the landing pit, its opposite, then the backward run of 2s and 4s."""
+        last = self.size - 1
+        prev = self._prev
+        run = [landing]
+        i = landing
+        for _ in range(last):           # read on the board as the last stone lands
+            i = prev[i]
+            if pits[i] != 2 and pits[i] != 4:
+                break
+            run.append(i)
+        gain = 0
+        for pit in run:
+            for taken in (pit, last - pit):
+                count = pits[taken]
+                if count:
+                    pits[taken] = 0
+                    gain += count
+                    if steps is not None:
+                        steps.append(("capture", taken, count))
+        return gain
+
+
+class Game:
+    """One game (one hand of a match): the position, the legal moves, push and pop.
+
+    `setup` is a list of 2n counts (None: the variant's standard start; Mangala IV's `setup`
+    option `random` deals one, see `deal_random_setup`). `first` is who moves first (0 South,
+    1 North; default 0, or Mangala IV's `first` option). `captured` and `uur` start a game from a
+    position in play (tests, resumed sessions); `first_move` says whether its next move counts as
+    the first of the game (the `first_move_right` option).
+
+    The endless bound makes legality expensive to know: a pit is a legal move only if its
+    sowing ends. The game therefore sows a pit only when asked about it, and remembers the
+    result: `random_move` and `push` sow one pit per ply, `legal_moves` sows them all.
+    """
+
+    __slots__ = ("rules", "setup", "first", "start_captured", "start_uur", "start_first_move",
+                 "_wide", "pits", "uur", "captured", "on_board", "to_move", "ply", "moves",
+                 "first_move", "passes", "_over", "_end_reason", "_scores", "_history",
+                 "_children", "_legal", "_open", "_candidates")
+
+    def __init__(self, variant="layli-goobalay", options=None, setup=None, first=None,
+                 captured=None, uur=None, first_move=True):
+        rules = variant if isinstance(variant, Rules) else Rules(variant, options)
+        self.rules = rules
+        if setup is None:
+            if rules.options.get("setup") == "random":
+                try:
+                    from .setups import deal_random_setup
+                except ImportError:
+                    from setups import deal_random_setup
+                setup = deal_random_setup(rules)
+            else:
+                setup = rules.standard_setup()
+        self.setup = rules.check_setup(setup)
+        if first is None:
+            first = rules.options.get("first", SOUTH)
+        if first != SOUTH and first != NORTH:
+            raise RulesError("first must be 0 (South) or 1 (North), not %r" % (first,))
+        self.first = first
+        self.start_captured = [0, 0] if captured is None else self._check_pair(captured)
+        self.start_uur = self._check_uur(uur)
+        self.start_first_move = first_move
+        self._wide = sum(self.setup) > 255   # repetition keys: bytes when every count fits one
+        self._reset()
+
+    @staticmethod
+    def _check_pair(captured):
+        if len(captured) != 2 or captured[0] < 0 or captured[1] < 0:
+            raise RulesError("captured must be two counts >= 0, not %r" % (captured,))
+        return [captured[0], captured[1]]
+
+    def _check_uur(self, uur):
+        size = self.rules.size
+        if uur is None:
+            return [None] * size
+        if len(uur) != size:
+            raise RulesError("uur must have %d items, not %d" % (size, len(uur)))
+        for i in range(size):
+            owner = uur[i]
+            if owner is None:
+                continue
+            if not self.rules.uurs or owner not in (SOUTH, NORTH):
+                raise RulesError("uur item %d (%r) is not an owner 0/1 or null" % (i, owner))
+            if uur[size - 1 - i] != owner or self.setup[i] == 0:
+                raise RulesError("Uurs come in non-empty opposite pairs with one owner "
+                                 "(pit %d)" % i)
+        return list(uur)
+
+    def _reset(self):
+        self.pits = self.setup[:]
+        self.uur = self.start_uur[:]
+        self.captured = self.start_captured[:]
+        self.on_board = sum(self.pits)
+        self.to_move = self.first
+        self.ply = 0
+        self.moves = []
+        self.first_move = self.start_first_move
+        self._over = False
+        self._end_reason = None
+        self._scores = None
+        self._history = (set(), set())   # positions seen since the last capture, per mover
+        self._settle()
+
+    # --- the rules' questions -------------------------------------------------------------
+
+    @property
+    def n(self):
+        return self.rules.n
+
+    @property
+    def over(self):
+        """True when the game is over (sows the mover's pits only if it must find out)."""
+        if self._over:
+            return True
+        if self._open:
+            return False
+        for move in self._candidates:
+            if self._is_legal_child(move):
+                self._open = True
+                return False
+        self._resolve()
+        return self._over
+
+    @property
+    def scores(self):
+        """[south, north] when the game is over, else None."""
+        return self._scores[:] if self.over else None
+
+    @property
+    def end_reason(self):
+        """Why the game ended (one of the END_* names), or None."""
+        return self._end_reason if self.over else None
+
+    def legal_moves(self):
+        """The mover's legal moves as a sorted list of own pit numbers (empty when over)."""
+        if self._legal is None:
+            self._resolve()
+        return self._legal[:]
+
+    def is_legal(self, move):
+        if self._over:
+            return False
+        if self._legal is not None:
+            return move in self._legal
+        return move in self._candidates and self._is_legal_child(move)
+
+    def random_move(self, rng):
+        """A legal move drawn uniformly at random with `rng.randrange`, or None when the game is
+        over. Sows only the pits it draws, so a playout pays for one sowing per ply."""
+        if self._over:
+            return None
+        if self._legal is not None:
+            legal = self._legal
+            return legal[rng.randrange(len(legal))] if legal else None
+        choices = self._candidates
+        copied = False
+        while choices:
+            move = choices[rng.randrange(len(choices))]
+            child = self._child(move)
+            if child[2] != ENDLESS or self.rules.abar:
+                self._open = True
+                return move
+            if not copied:          # rejection keeps the draw uniform over the legal moves
+                choices = choices[:]
+                copied = True
+            choices.remove(move)
+        self._resolve()
+        return None
+
+    def row(self, player):
+        """`player`'s pit counts, their pit 1 first."""
+        n = self.rules.n
+        return self.pits[player * n:player * n + n]
+
+    def winner(self):
+        """0 or 1 for the winner, None for a draw or a game not over."""
+        scores = self.scores
+        if scores is None or scores[0] == scores[1]:
+            return None
+        return SOUTH if scores[0] > scores[1] else NORTH
+
+    def start_script(self):
+        """Steps owed before the first move: passes at the start (Mangala IV), or the
+        collection when the game is over before anyone moves."""
+        start = Game(self.rules, None, self.setup, self.first, self.start_captured,
+                     self.start_uur, self.start_first_move)
+        steps = [("pass", player) for player in start.passes]
+        if start.over:
+            steps.extend(start.collection())
+        return steps
+
+    def collection(self):
+        """The end-of-game steps of this position: every non-empty pit into its owner's store,
+        in pit order (none for a lone Mangala IV stone, which is not scored)."""
+        if not self.over or self._end_reason == END_STONES:
+            return []
+        n = self.rules.n
+        steps = []
+        for i in range(self.rules.size):
+            count = self.pits[i]
+            if count:
+                owner = self.uur[i]
+                if owner is None:
+                    owner = SOUTH if i < n else NORTH
+                steps.append(("collect", i, count, owner))
+        return steps
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def check_move(self, move):
+        """Raise RulesError unless `move` is legal now; the message names the legal moves."""
+        if self.is_legal(move):
+            return
+        if self.over:
+            raise RulesError("move %s after the end of the game (ply %d)" % (move, self.ply))
+        if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > self.rules.n:
+            raise RulesError("move %r is not a pit number 1..%d" % (move, self.rules.n))
+        who = "South" if self.to_move == SOUTH else "North"
+        raise RulesError("move %d is not legal for %s at ply %d (legal: %s)" % (
+            move, who, self.ply, ", ".join([str(m) for m in self.legal_moves()])))
+
+    def push(self, move, script=False):
+        """Play `move` (own pit number). Returns the step script when `script` is true.
+
+        The script is the move's sowing, then any passes that follow it and, when the move ends
+        the game, the collection of every non-empty pit (RULES.md section 7).
+        """
+        child = self._children.get(move)
+        if (child is None or child[2] == ENDLESS
+                or (self._legal is not None and move not in self._legal)):
+            self.check_move(move)   # raises, or sows a legal move not yet sown
+            child = self._children[move]
+        child_pits, child_uur, gain = child
+        rules = self.rules
+        mover = self.to_move
+        steps = None
+        if script:
+            steps = []
+            if gain != ENDLESS:     # an abar endless move has an empty script
+                pits = self.pits[:]
+                uur = self.uur[:]
+                rules.sow(pits, uur, mover, rules.pit_index(mover, move), steps)
+        self.pits = child_pits
+        self.uur = child_uur
+        if gain > 0:
+            self.captured[mover] += gain
+            self.on_board -= gain
+        if gain > 0 or gain == UUR_CREATED:
+            self._history = (set(), set())  # the earlier positions can never recur
+        self.to_move = 1 - mover
+        self.ply += 1
+        self.moves.append(move)
+        self.first_move = False
+        self._settle()
+        if steps is not None:
+            for player in self.passes:
+                steps.append(("pass", player))
+            steps.extend(self.collection())
+        return steps
+
+    def pop(self):
+        """Take back the last move and return it (replays the game from its start: positions
+        are not stacked, to keep a game small on a microcontroller)."""
+        if not self.moves:
+            raise RulesError("no move to take back")
+        moves = self.moves[:-1]
+        last = self.moves[-1]
+        self._reset()
+        for move in moves:
+            self.push(move)
+        return last
+
+    def replay(self, moves):
+        """Play `moves` in order; a bad one raises RulesError naming its ply, and the game
+        stays at the position before it."""
+        for move in moves:
+            try:
+                self.push(move)
+            except RulesError as error:
+                raise RulesError("ply %d: %s" % (self.ply + 1, error))
+
+    # --- internals --------------------------------------------------------------------------
+
+    def _settle(self):
+        """Hand the turn on past passes, then decide what can be decided cheaply: the end, or
+        the candidate pits whose legality is found out when needed."""
+        rules = self.rules
+        n = rules.n
+        self._children = {}
+        self._legal = None
+        self._open = None
+        self.passes = NO_PASSES
+        pits = self.pits
+        if rules.mangala:
+            if self._pass_or_end():
+                return
+        else:
+            key = tuple(pits) if self._wide else bytes(pits)
+            history = self._history[self.to_move]
+            if key in history:
+                self._finish(END_REPETITION)
+                return
+            history.add(key)
+        uur = self.uur
+        base = self.to_move * n
+        if rules.mangala and rules.start != "free":
+            own = range(base, base + n) if rules.start == "leftmost" else range(
+                base + n - 1, base - 1, -1)
+            candidates = [i - base + 1 for i in own if pits[i]][:1]
+        else:
+            candidates = [i - base + 1 for i in range(base, base + n)
+                          if pits[i] and uur[i] is None]
+        self._candidates = candidates
+        if not candidates:
+            self._finish(END_NO_MOVE)
+            return
+        if rules.either and self._row_bare(pits, uur, n):
+            self._finish(END_EMPTY_ROW)
+            return
+        if rules.restricted and self._restricted():
+            self._resolve()
+
+    def _pass_or_end(self):
+        """Mangala IV: hand the turn on past passes; True when the game ended here."""
+        n = self.rules.n
+        pits = self.pits
+        while True:
+            if self.on_board <= 1:
+                self._finish(END_STONES)
+                return True
+            key = tuple(pits) if self._wide else bytes(pits)
+            history = self._history[self.to_move]
+            if key in history:      # a position where a player must pass counts too
+                self._finish(END_REPETITION)
+                return True
+            history.add(key)
+            base = self.to_move * n
+            if sum(pits[base:base + n]):
+                return False
+            if self.passes is NO_PASSES:
+                self.passes = []
+            self.passes.append(self.to_move)
+            self.to_move = 1 - self.to_move
+
+    @staticmethod
+    def _row_bare(pits, uur, n):
+        """True when a row holds no seed outside Uurs (end_when=either)."""
+        for side in (0, n):
+            bare = True
+            for i in range(side, side + n):
+                if pits[i] and uur[i] is None:
+                    bare = False
+                    break
+            if bare:
+                return True
+        return False
+
+    def _restricted(self):
+        """True when a rule narrows the legal moves here (first_move_right, must_feed), so they
+        must all be known at once."""
+        rules = self.rules
+        if rules.first_move_right and self.first_move:
+            return True
+        n = rules.n
+        other = (1 - self.to_move) * n
+        return rules.must_feed and sum(self.pits[other:other + n]) == 0
+
+    def _child(self, move):
+        """The result of sowing `move` from this position, sown once and remembered."""
+        child = self._children.get(move)
+        if child is None:
+            pits = self.pits[:]
+            uur = self.uur[:]
+            gain = self.rules.sow(pits, uur, self.to_move, self.to_move * self.rules.n + move - 1)
+            if gain == ENDLESS:     # abar: the position stays as it was
+                pits = self.pits[:]
+                uur = self.uur[:]
+            child = (pits, uur, gain)
+            self._children[move] = child
+        return child
+
+    def _is_legal_child(self, move):
+        return self._child(move)[2] != ENDLESS or self.rules.abar
+
+    def _resolve(self):
+        """Sow every candidate: the full list of legal moves, or the end of the game."""
+        rules = self.rules
+        legal = [move for move in self._candidates if self._is_legal_child(move)]
+        if rules.must_feed and legal:
+            n = rules.n
+            other = (1 - self.to_move) * n
+            if sum(self.pits[other:other + n]) == 0:
+                legal = [move for move in legal
+                         if sum(self._children[move][0][other:other + n]) > 0]
+                if not legal:
+                    self._finish(END_NO_FEED)
+                    return
+        if rules.first_move_right and self.first_move and legal:
+            legal = [legal[-1]]
+        self._legal = legal
+        if not legal:
+            self._finish(END_ENDLESS if rules.mangala else END_NO_MOVE)
+        else:
+            self._open = True
+
+    def _finish(self, reason):
+        """The game is over: score it."""
+        rules = self.rules
+        self._over = True
+        self._end_reason = reason
+        self._legal = []
+        self._candidates = []
+        self._children = {}
+        scores = self.captured[:]
+        if reason != END_STONES:        # a lone Mangala IV stone is not scored
+            n = rules.n
+            pits = self.pits
+            uur = self.uur
+            for i in range(rules.size):
+                if pits[i]:
+                    owner = uur[i]
+                    if owner is None:
+                        owner = SOUTH if i < n else NORTH
+                    scores[owner] += pits[i]
+        self._scores = scores
+
+    # --- the machine-readable interface (RULES.md section 8) --------------------------------
+
+    def state_json(self):
+        """This position as one line of JSON, keys in RULES.md's order, the same bytes on
+        CPython and MicroPython."""
+        legal = self.legal_moves()
+        uur = ", ".join(["null" if owner is None else str(owner) for owner in self.uur])
+        scores = self.scores
+        scores = "null" if scores is None else "[%d, %d]" % (scores[0], scores[1])
+        return ('{"ply": %d, "pits": [%s], "uur": [%s], "captured": [%d, %d], "to_move": %d, '
+                '"legal": [%s], "over": %s, "scores": %s}' % (
+                    self.ply, ", ".join([str(c) for c in self.pits]), uur,
+                    self.captured[0], self.captured[1], self.to_move,
+                    ", ".join([str(m) for m in legal]),
+                    "true" if self._over else "false", scores))
+
+    def state(self):
+        """This position as a dict with RULES.md section 8's keys."""
+        legal = self.legal_moves()
+        return {
+            "ply": self.ply, "pits": self.pits[:], "uur": self.uur[:],
+            "captured": self.captured[:], "to_move": self.to_move, "legal": legal,
+            "over": self._over, "scores": self.scores,
+        }
