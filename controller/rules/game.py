@@ -402,16 +402,18 @@ class Game:
     # --- moves ------------------------------------------------------------------------------
 
     def check_move(self, move):
-        """Raise RulesError unless `move` is legal now; the message names the legal moves."""
+        """Raise RulesError unless `move` is legal now; the message names the ply, the problem
+        and the legal moves."""
         if self.is_legal(move):
             return
+        ply = self.ply + 1
         if self.over:
-            raise RulesError("move %s after the end of the game (ply %d)" % (move, self.ply))
+            raise RulesError("ply %d: move %s after the end of the game" % (ply, move))
         if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > self.rules.n:
-            raise RulesError("move %r is not a pit number 1..%d" % (move, self.rules.n))
+            raise RulesError("ply %d: move %r is not a pit number 1..%d" % (ply, move, self.rules.n))
         who = "South" if self.to_move == SOUTH else "North"
-        raise RulesError("move %d is not legal for %s at ply %d (legal: %s)" % (
-            move, who, self.ply, ", ".join([str(m) for m in self.legal_moves()])))
+        raise RulesError("ply %d: %s's move %d is not legal (legal: %s)" % (
+            ply, who, move, ", ".join([str(m) for m in self.legal_moves()])))
 
     def push(self, move, script=False):
         """Play `move` (own pit number). Returns the step script when `script` is true.
@@ -468,10 +470,7 @@ class Game:
         """Play `moves` in order; a bad one raises RulesError naming its ply, and the game
         stays at the position before it."""
         for move in moves:
-            try:
-                self.push(move)
-            except RulesError as error:
-                raise RulesError("ply %d: %s" % (self.ply + 1, error))
+            self.push(move)
 
     # --- internals --------------------------------------------------------------------------
 

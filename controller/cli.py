@@ -1,0 +1,73 @@
+"""The `layli` command line (host-only).
+
+Each command lives in its own module with `configure(parser)` and `run(args) -> exit status`;
+this file only wires them together and turns bad input into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from controller.rules import RulesError
+
+# (words, module, help): the module provides configure(parser) and run(args).
+COMMANDS = [
+    (("rules", "replay"), "controller.commands.replay",
+     "replay one game and print every position as JSON (RULES.md section 8)"),
+    (("rules", "variants"), "controller.commands.variants",
+     "list the variants and their options, with sources"),
+]
+
+
+class UsageError(Exception):
+    """Bad command-line input found after parsing: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit status 2, as argparse does
+        self.exit(2, "%s: error: %s\n" % (self.prog, message))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="layli", description="Controller of an LED-guided mancala board.")
+    groups: dict[tuple[str, ...], argparse._SubParsersAction] = {}
+    top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    top.required = True
+    groups[()] = top
+    for words, module, help_text in COMMANDS:
+        for depth in range(1, len(words)):
+            prefix = words[:depth]
+            if prefix not in groups:
+                group_parser = groups[prefix[:-1]].add_parser(
+                    prefix[-1], help="%s commands" % prefix[-1])
+                sub = group_parser.add_subparsers(dest="_".join(prefix), metavar="COMMAND",
+                                                  parser_class=_Parser)
+                sub.required = True
+                groups[prefix] = sub
+        command = groups[words[:-1]].add_parser(words[-1], help=help_text,
+                                                description=help_text)
+        command.set_defaults(_module=module)
+        importlib.import_module(module).configure(command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return importlib.import_module(args._module).run(args)
+    except (RulesError, UsageError) as error:
+        sys.stdout.flush()
+        print("layli: error: %s" % error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

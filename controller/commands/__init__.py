@@ -1,0 +1,1 @@
+"""The `layli` subcommands that have no room of their own (host-only)."""

@@ -1,0 +1,56 @@
+"""Argument helpers shared by the commands that start a game (host-only)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from controller.rules import Rules, RulesError, deal_random_setup
+from controller.rules.variants import parse_option_text
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """--setup, --first and --option, as RULES.md section 8 names them."""
+    parser.add_argument("--setup", metavar="A,B,...",
+                        help="the starting counts, 2n comma-separated numbers in pit order")
+    parser.add_argument("--first", type=int, choices=(0, 1), default=None,
+                        help="who moves first: 0 South (default), 1 North")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a variant option (repeatable), e.g. endless_bound=500")
+
+
+def parse_options(texts: list[str]) -> dict[str, str]:
+    """`NAME=VALUE` texts as a dict; a name given twice is an error."""
+    options: dict[str, str] = {}
+    for text in texts:
+        name, value = parse_option_text(text, "--option")
+        if name in options:
+            raise RulesError("--option %s given twice" % name)
+        options[name] = value
+    return options
+
+
+def parse_setup(text: str | None) -> list[int] | None:
+    """`--setup a,b,...` as a list of ints (the engine checks length and signs)."""
+    if text is None:
+        return None
+    counts = []
+    for k, item in enumerate(text.split(","), 1):
+        item = item.strip()
+        digits = item[1:] if item.startswith("-") else item
+        if not digits.isdigit():
+            raise RulesError("--setup count %d (%r) is not a whole number" % (k, item))
+        counts.append(int(item))
+    return counts
+
+
+def game_arguments(args: argparse.Namespace, variant: str) -> tuple[Rules, list[int] | None]:
+    """The rules and the explicit set-up for a new game. Mangala IV's random set-up is dealt
+    here, on the host, so that everything after it (MicroPython included) sees counts."""
+    rules = Rules(variant, parse_options(args.option))
+    setup = parse_setup(args.setup)
+    if setup is None and rules.options.get("setup") == "random":
+        setup = deal_random_setup(rules, seed=random.SystemRandom().getrandbits(32))
+    if setup is not None:
+        setup = rules.check_setup(setup)
+    return rules, setup
