@@ -55,7 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # moves may follow options (`replay V --setup ... 3 5`): argparse leaves them over
+    if extra and isinstance(getattr(args, "moves", None), list) and not [
+            word for word in extra if word.startswith("-")]:
+        args.moves.extend(extra)
+    elif extra:
+        parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return importlib.import_module(args._module).run(args)
     except (RulesError, UsageError) as error:

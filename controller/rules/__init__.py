@@ -12,3 +12,4 @@ from .game import (Game, Rules, SOUTH, NORTH, step_text, END_NO_MOVE, END_EMPTY_
                    END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
 from .setups import deal_random_setup
 from .match import Match
+from .script import Board

@@ -57,16 +57,22 @@ class Match:
         n = self.rules.n
         short = [player for player in (SOUTH, NORTH) if holdings[player] < n]
         limit = self.rules.options["hands"]
-        if short:
-            self._end(1 - short[0], MATCH_SHORT)
+        if short:   # both short only on a small custom start: the one holding fewer loses
+            self._end(self._more(holdings), MATCH_SHORT)
         elif limit and len(self.games) >= limit:
-            self._end(None if holdings[0] == holdings[1] else (
-                SOUTH if holdings[0] > holdings[1] else NORTH), MATCH_HANDS)
+            self._end(self._more(holdings), MATCH_HANDS)
         elif holdings[0] == holdings[1]:
             self.arranger = 1 - game.first          # who moved second in the hand just played
         else:
             self.arranger = SOUTH if holdings[0] < holdings[1] else NORTH
         return holdings
+
+    @staticmethod
+    def _more(holdings):
+        """Who holds more seeds, or None when equal."""
+        if holdings[0] == holdings[1]:
+            return None
+        return SOUTH if holdings[0] > holdings[1] else NORTH
 
     def _end(self, winner, reason):
         self.over = True

@@ -1,0 +1,67 @@
+"""Following a step script on a board: the counts of every place after every step.
+
+A step script (RULES.md section 7) is what the players physically do. `Board` carries the counts
+of the 2n pits, the two stores and the hand, and applies one step at a time, checking that the
+step is possible (a pick takes what the pit holds, a drop has a seed in hand...). The LED guide
+uses it to know what the sensors should read after each step; the simulator's hands and the
+tests replay scripts with it.
+
+Portable core: MicroPython subset.
+"""
+
+try:
+    from .variants import RulesError
+except ImportError:
+    from variants import RulesError
+
+
+class Board:
+    """Counts on a physical board: `pits` (2n), `stores` ([south, north]) and `hand`."""
+
+    __slots__ = ("pits", "stores", "hand")
+
+    def __init__(self, pits, stores=None, hand=0):
+        self.pits = list(pits)
+        self.stores = [0, 0] if stores is None else list(stores)
+        self.hand = hand
+
+    def total(self):
+        """Every seed on the board, in the stores and in the hand."""
+        return sum(self.pits) + self.stores[0] + self.stores[1] + self.hand
+
+    def apply(self, step, mover):
+        """Carry out one step; `mover` is whose store a capture fills. RulesError when the step
+        is impossible from these counts."""
+        kind = step[0]
+        pits = self.pits
+        if kind == "pick":
+            pit, count = step[1], step[2]
+            if pits[pit] != count:
+                raise RulesError("pick(%d, %d): the pit holds %d" % (pit, count, pits[pit]))
+            pits[pit] = 0
+            self.hand += count
+        elif kind == "drop":
+            if self.hand < 1:
+                raise RulesError("drop(%d) with an empty hand" % step[1])
+            self.hand -= 1
+            pits[step[1]] += 1
+        elif kind == "uur":
+            pit, source = step[1], step[2]
+            if pits[source] < 1:
+                raise RulesError("uur(%d, %d): pit %d is empty" % (pit, source, source))
+            pits[source] -= 1
+            pits[pit] += 1
+        elif kind == "capture" or kind == "collect":
+            pit, count = step[1], step[2]
+            owner = mover if kind == "capture" else step[3]
+            if count < 1 or pits[pit] != count:   # a capture or collection empties the pit
+                raise RulesError("%s(%d, %d): the pit holds %d" % (kind, pit, count, pits[pit]))
+            pits[pit] = 0
+            self.stores[owner] += count
+        elif kind != "pass":
+            raise RulesError("unknown step %r" % (kind,))
+
+    def play(self, steps, mover):
+        """Apply every step in order."""
+        for step in steps:
+            self.apply(step, mover)

@@ -1,0 +1,95 @@
+"""The `layli rules` command line: RULES.md section 8's JSON lines, errors and exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+KEYS = ["ply", "pits", "uur", "captured", "to_move", "legal", "over", "scores"]
+
+
+def layli(*args):
+    return subprocess.run([sys.executable, "-m", "controller.cli", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_replay_prints_one_object_per_position_with_the_keys_in_order():
+    result = layli("rules", "replay", "layli-goobalay", "3", "1")
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3
+    for ply, line in enumerate(lines):
+        position = json.loads(line)
+        assert list(position) == KEYS and position["ply"] == ply
+        assert line == json.dumps(position)     # separators ", " and ": "
+    assert json.loads(lines[0])["pits"] == [4] * 12
+
+
+def test_moves_may_follow_options():
+    result = layli("rules", "replay", "layli-goobalay", "3", "--first", "0", "1")
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 3
+
+
+def test_replay_options_setup_and_first():
+    result = layli("rules", "replay", "tampoduo", "--setup", "1,0,0,0,0,1,0,0,0,0,0,0",
+                   "--option", "must_feed=true", "--first", "0")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["legal"] == [6]
+    north = layli("rules", "replay", "layli-goobalay", "--first", "1")
+    assert json.loads(north.stdout)["to_move"] == 1
+
+
+def test_replay_to_end_plays_the_forced_moves():
+    result = layli("rules", "replay", "mangala-iv", "--to-end")
+    last = json.loads(result.stdout.splitlines()[-1])
+    assert result.returncode == 0 and last["over"] and last["scores"] == [46, 51]
+
+
+def test_mangala_random_setup_is_dealt_and_printed_as_counts():
+    result = layli("rules", "replay", "mangala-iv", "--option", "setup=random")
+    pits = json.loads(result.stdout)["pits"]
+    assert result.returncode == 0 and sum(pits) == 98 and min(pits) >= 2
+
+
+def test_an_illegal_move_prints_the_positions_before_it_then_one_error_line():
+    result = layli("rules", "replay", "layli-goobalay", "3", "5", "1")
+    assert result.returncode == 2
+    assert len(result.stdout.splitlines()) == 2
+    assert result.stderr.count("\n") == 1
+    assert "ply 2" in result.stderr and "North's move 5 is not legal (legal: 1, 3, 4, 6)" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rules", "replay", "oware"], "unknown variant 'oware'"),
+    (["rules", "replay", "layli-goobalay", "--option", "colour=red"], "unknown option 'colour'"),
+    (["rules", "replay", "layli-goobalay", "--option", "endless_bound"], "not NAME=VALUE"),
+    (["rules", "replay", "layli-goobalay", "--option", "hands=1", "--option", "hands=2"],
+     "given twice"),
+    (["rules", "replay", "layli-goobalay", "--setup", "4,4,4"], "has 3 counts"),
+    (["rules", "replay", "layli-goobalay", "--setup", "4,4,x,4,4,4,4,4,4,4,4,4"],
+     "count 3 ('x')"),
+    (["rules", "replay", "layli-goobalay", "--setup=-1,4,4,4,4,4,4,4,4,4,4,4"], "negative"),
+    (["rules", "replay", "layli-goobalay", "--first", "2"], "invalid choice"),
+    (["rules", "replay", "layli-goobalay", "--to-end"], "no forced start"),
+    (["rules", "replay", "layli-goobalay", "0"], "not a pit number"),
+    (["rules", "replay", "layli-goobalay", "three"], "not a pit number"),
+    (["rules", "replay", "layli-goobalay", "--setup", "0,0,0,0,0,0,1,1,1,1,1,1", "1"],
+     "after the end of the game"),
+])
+def test_bad_input_gets_one_line_and_exit_status_2(args, message):
+    result = layli(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_variants_lists_every_variant_and_option_with_sources():
+    result = layli("rules", "variants", "--json")
+    data = json.loads(result.stdout)
+    assert sorted(data) == ["layli-goobalay", "layli-goobalay-long", "mangala-iv", "tampoduo"]
+    assert data["layli-goobalay"]["options"]["capture_last_seed"]["default"] is True
+    assert data["mangala-iv"]["options"]["start"]["choices"] == ["leftmost", "rightmost", "free"]
+    assert all(variant["sources"] for variant in data.values())
+    text = layli("rules", "variants").stdout
+    assert "--option endless_bound=1..10000000 (default 10000)" in text
