@@ -47,7 +47,11 @@ def parse_setup(text: str | None) -> list[int] | None:
 def game_arguments(args: argparse.Namespace, variant: str) -> tuple[Rules, list[int] | None]:
     """The rules and the explicit set-up for a new game. Mangala IV's random set-up is dealt
     here, on the host, so that everything after it (MicroPython included) sees counts."""
-    rules = Rules(variant, parse_options(args.option))
+    options = parse_options(args.option)
+    if args.first is not None and "first" in options and options["first"] != str(args.first):
+        raise RulesError("--first %d disagrees with --option first=%s" % (
+            args.first, options["first"]))
+    rules = Rules(variant, options)
     setup = parse_setup(args.setup)
     if setup is None and rules.options.get("setup") == "random":
         setup = deal_random_setup(rules, seed=random.SystemRandom().getrandbits(32))

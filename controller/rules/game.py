@@ -39,6 +39,18 @@ END_NO_FEED = "no-feed"          # Tampoduo must_feed: no move feeds the empty r
 END_STONES = "one-stone"         # Mangala IV: at most one stone left
 
 
+def uur_pair(uur, gain, mover):
+    """The Uur owners after a sowing that returned `gain`: a new list with the pair marked when
+    the sowing made one, else `uur` itself."""
+    if gain > UUR_CREATED:
+        return uur
+    landing = UUR_CREATED - gain
+    uur = uur[:]
+    uur[landing] = mover
+    uur[len(uur) - 1 - landing] = mover
+    return uur
+
+
 def step_text(step):
     """A step as RULES.md writes it: ``drop(3)``, ``capture(10, 2)``..."""
     return "%s(%s)" % (step[0], ", ".join([str(x) for x in step[1:]]))
@@ -52,7 +64,7 @@ class Rules:
 
     __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
                  "uurs", "capture_last", "bound", "abar", "start", "either", "first_move_right",
-                 "must_feed", "restricted", "_next", "_prev")
+                 "must_feed", "restricted", "_next", "_prev", "rows")
 
     def __init__(self, variant="layli-goobalay", options=None):
         spec = get_variant(variant)
@@ -81,6 +93,7 @@ class Rules:
         # next and previous pit in the sowing direction, looked up instead of computed
         self._next = [(i + step) % size for i in range(size)]
         self._prev = [(i - step) % size for i in range(size)]
+        self.rows = (range(0, self.n), range(self.n, size))   # each player's pit indices
 
     def option_texts(self):
         """The non-default options as ``name=value`` texts, sorted (what records carry)."""
@@ -118,9 +131,11 @@ class Rules:
     def sow(self, pits, uur, mover, start, steps=None):
         """Play the sowing that starts at pit `start`, changing `pits` and `uur` in place.
 
-        Returns the number of seeds the mover captured, UUR_CREATED, or ENDLESS when the move
-        would drop a seed beyond the endless bound (then `pits` is left half-sown: callers sow a
-        copy). With a list as `steps`, the step script is appended to it; without, nothing is
+        Returns the number of seeds the mover captured; or ENDLESS when the move would drop a
+        seed beyond the endless bound (then `pits` is left half-sown: callers sow a copy); or,
+        when the move makes an Uur pair at landing pit i and its opposite, UUR_CREATED - i.
+        `uur` is only read, never written (see `uur_pair`), so a child position can share its
+        parent's list until an Uur is made. With a list as `steps`, the step script is appended to it; without, nothing is
         recorded and nothing else changes, so search and guidance share this loop.
         """
         nxt = self._next
@@ -175,11 +190,9 @@ class Rules:
             if self.uurs and held == 3:
                 pits[opposite] = 2
                 pits[i] = 2
-                uur[i] = mover
-                uur[opposite] = mover
                 if steps is not None:
                     steps.append(("uur", i, opposite))
-                return UUR_CREATED
+                return UUR_CREATED - i
             pits[opposite] = 0
             if steps is not None:
                 steps.append(("capture", opposite, held))
@@ -433,20 +446,19 @@ class Game:
         if script:
             steps = []
             if gain != ENDLESS:     # an abar endless move has an empty script
-                pits = self.pits[:]
-                uur = self.uur[:]
-                rules.sow(pits, uur, mover, rules.pit_index(mover, move), steps)
+                rules.sow(self.pits[:], self.uur, mover, rules.pit_index(mover, move), steps)
         self.pits = child_pits
         self.uur = child_uur
         if gain > 0:
             self.captured[mover] += gain
             self.on_board -= gain
-        if gain > 0 or gain == UUR_CREATED:
+        if gain > 0 or gain <= UUR_CREATED:
             self._history = (set(), set())  # the earlier positions can never recur
         self.to_move = 1 - mover
         self.ply += 1
         self.moves.append(move)
-        self.first_move = False
+        if self.first_move:
+            self.first_move = False
         self._settle()
         if steps is not None:
             for player in self.passes:
@@ -501,7 +513,7 @@ class Game:
                 base + n - 1, base - 1, -1)
             candidates = [i - base + 1 for i in own if pits[i]][:1]
         else:
-            candidates = [i - base + 1 for i in range(base, base + n)
+            candidates = [i - base + 1 for i in rules.rows[self.to_move]
                           if pits[i] and uur[i] is None]
         self._candidates = candidates
         if not candidates:
@@ -563,12 +575,11 @@ class Game:
         child = self._children.get(move)
         if child is None:
             pits = self.pits[:]
-            uur = self.uur[:]
-            gain = self.rules.sow(pits, uur, self.to_move, self.to_move * self.rules.n + move - 1)
+            gain = self.rules.sow(pits, self.uur, self.to_move,
+                                  self.to_move * self.rules.n + move - 1)
             if gain == ENDLESS:     # abar: the position stays as it was
                 pits = self.pits[:]
-                uur = self.uur[:]
-            child = (pits, uur, gain)
+            child = (pits, uur_pair(self.uur, gain, self.to_move), gain)
             self._children[move] = child
         return child
 
