@@ -105,7 +105,7 @@ class Rules:
 
     def check_setup(self, setup):
         """`setup` as a fresh list of 2n counts, or a RulesError saying what is wrong with it."""
-        if isinstance(setup, str) or not hasattr(setup, "__len__"):
+        if not isinstance(setup, (list, tuple)):
             raise RulesError("set-up must be a list of %d counts" % self.size)
         if len(setup) != self.size:
             raise RulesError("set-up has %d counts; %s on %d pits per row needs %d" % (

@@ -124,7 +124,7 @@ class Match:
 
     def _check_row(self, counts, who):
         n = self.rules.n
-        if isinstance(counts, str) or not hasattr(counts, "__len__") or len(counts) != n:
+        if not isinstance(counts, (list, tuple)) or len(counts) != n:
             raise RulesError("%s's arrangement must be %d counts" % (who, n))
         row = []
         for k in range(n):
