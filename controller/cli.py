@@ -18,6 +18,11 @@ COMMANDS = [
      "replay one game and print every position as JSON (RULES.md section 8)"),
     (("rules", "variants"), "controller.commands.variants",
      "list the variants and their options, with sources"),
+    (("rules", "check"), "controller.commands.check",
+     "read a game record (text or JSON), replay and check every move"),
+    (("bench", "rules"), "controller.bench",
+     "measure the rules engine (playouts/s, moves/s, MicroPython heap)"),
+    (("play",), "controller.play", "play a game in the terminal"),
 ]
 
 

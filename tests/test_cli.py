@@ -93,3 +93,29 @@ def test_variants_lists_every_variant_and_option_with_sources():
     assert all(variant["sources"] for variant in data.values())
     text = layli("rules", "variants").stdout
     assert "--option endless_bound=1..10000000 (default 10000)" in text
+
+
+def test_check_reads_a_record_and_names_a_wrong_move(tmp_path):
+    from controller.rules import Game
+    from controller.rules.record import game_to_json, write_game
+
+    game = Game("layli-goobalay")
+    for move in [3, 1, 2]:
+        game.push(move)
+    good = tmp_path / "game.pgn"
+    good.write_text(write_game(game, {"South": "Ayan", "North": "Hodan"}))
+    result = layli("rules", "check", str(good), "--json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["games"] == [{
+        "hand": None, "variant": "layli-goobalay", "moves": 3, "result": "*", "scores": None,
+        "termination": None}]
+    as_json = tmp_path / "game.json"
+    as_json.write_text(game_to_json(game))
+    assert layli("rules", "check", str(as_json)).returncode == 0
+    bad = tmp_path / "bad.pgn"
+    bad.write_text(good.read_text().replace("1. 3 1", "1. 3 5"))
+    result = layli("rules", "check", str(bad))
+    assert result.returncode == 2
+    assert "move 1 (North 5): not legal (legal: 1, 3, 4, 6)" in result.stderr
+    missing = layli("rules", "check", str(tmp_path / "none.pgn"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
