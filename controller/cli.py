@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+from controller.errors import UsageError
 from controller.rules import RulesError
 
 # (words, module, help): the module provides configure(parser) and run(args).
@@ -24,10 +25,6 @@ COMMANDS = [
      "measure the rules engine (playouts/s, moves/s, MicroPython heap)"),
     (("play",), "controller.play", "play a game in the terminal"),
 ]
-
-
-class UsageError(Exception):
-    """Bad command-line input found after parsing: reported as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,7 +10,7 @@ KEYS = ["ply", "pits", "uur", "captured", "to_move", "legal", "over", "scores"]
 
 
 def layli(*args):
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args],
+    return subprocess.run([sys.executable, "-m", "controller", *args],
                           capture_output=True, text=True, timeout=120)
 
 

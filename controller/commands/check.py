@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from controller.cli import UsageError
+from controller.errors import UsageError
 from controller.rules import Match
 from controller.rules.record import read_all, read_json, result_text
 
