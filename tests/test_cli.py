@@ -57,7 +57,7 @@ def test_an_illegal_move_prints_the_positions_before_it_then_one_error_line():
     assert result.returncode == 2
     assert len(result.stdout.splitlines()) == 2
     assert result.stderr.count("\n") == 1
-    assert "ply 2" in result.stderr and "North's move 5 is not legal (legal: 1, 3, 4, 6)" in result.stderr
+    assert "ply 2: North's move 5 is not legal: pit 5 is empty (legal: 1, 3, 4, 6)" in result.stderr
 
 
 @pytest.mark.parametrize("args, message", [

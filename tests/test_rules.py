@@ -417,3 +417,31 @@ def test_pop_takes_back_moves_exactly():
         assert game.state_json() == expected
     with pytest.raises(RulesError, match="no move"):
         game.pop()
+
+
+def test_copy_is_independent_and_keeps_the_remembered_positions():
+    game = Game("layli-goobalay", {"endless": "abar", "endless_bound": 3})
+    game.push(1)
+    twin = game.copy()
+    twin.push(1)                    # repeats the start in the copy only
+    assert twin.over and twin.end_reason == END_REPETITION
+    assert not game.over and game.moves == [1] and twin.moves == [1, 1]
+
+
+@pytest.mark.parametrize("variant, options, setup, move, reason", [
+    ("layli-goobalay", None, [0] + [4] * 11, 1, "pit 1 is empty"),
+    ("layli-goobalay", None, ENDLESS_SETUP, 1, "never ends"),
+    ("mangala-iv", None, None, 3, "starts from the leftmost pit"),
+    ("layli-goobalay", {"first_move_right": True}, None, 2, "rightmost playable pit"),
+    ("tampoduo", {"must_feed": True}, [1, 0, 0, 0, 0, 1] + [0] * 6, 1, "would leave it so"),
+])
+def test_why_illegal_says_why(variant, options, setup, move, reason):
+    game = Game(variant, options, setup)
+    assert reason in game.why_illegal(move)
+    assert game.why_illegal(game.legal_moves()[0]) is None
+
+
+def test_why_illegal_names_an_uur():
+    uur = [None, None, 1, None, None, None, None, None, None, 1, None, None]
+    game = Game("layli-goobalay", setup=[0, 1, 2, 0, 0, 0, 0, 0, 0, 2, 0, 1], first=1, uur=uur)
+    assert "an Uur" in game.why_illegal(4)

@@ -414,19 +414,42 @@ class Game:
 
     # --- moves ------------------------------------------------------------------------------
 
+    def why_illegal(self, move):
+        """Why `move` is not legal here, in words (None when it is legal)."""
+        if self.is_legal(move):
+            return None
+        rules = self.rules
+        if self.over:
+            return "the game is over"
+        if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > rules.n:
+            return "%r is not a pit number 1..%d" % (move, rules.n)
+        index = rules.pit_index(self.to_move, move)
+        if self.pits[index] == 0:
+            return "pit %d is empty" % move
+        if self.uur[index] is not None:
+            return "pit %d is an Uur, and an Uur is never sown from" % move
+        if move not in self._candidates:
+            return "a turn starts from the %s pit that holds stones" % rules.start
+        if self._children[move][2] == ENDLESS:
+            return "pit %d's relay sowing never ends (an endless move)" % move
+        if rules.first_move_right and self.first_move:
+            return "the first move of the game is from the rightmost playable pit"
+        return "the opponent's row is empty and pit %d would leave it so" % move
+
     def check_move(self, move):
         """Raise RulesError unless `move` is legal now; the message names the ply, the problem
         and the legal moves."""
-        if self.is_legal(move):
+        reason = self.why_illegal(move)
+        if reason is None:
             return
         ply = self.ply + 1
         if self.over:
             raise RulesError("ply %d: move %s after the end of the game" % (ply, move))
         if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > self.rules.n:
-            raise RulesError("ply %d: move %r is not a pit number 1..%d" % (ply, move, self.rules.n))
+            raise RulesError("ply %d: move %s" % (ply, reason))
         who = "South" if self.to_move == SOUTH else "North"
-        raise RulesError("ply %d: %s's move %d is not legal (legal: %s)" % (
-            ply, who, move, ", ".join([str(m) for m in self.legal_moves()])))
+        raise RulesError("ply %d: %s's move %d is not legal: %s (legal: %s)" % (
+            ply, who, move, reason, ", ".join([str(m) for m in self.legal_moves()])))
 
     def push(self, move, script=False):
         """Play `move` (own pit number). Returns the step script when `script` is true.
@@ -477,6 +500,19 @@ class Game:
         for move in moves:
             self.push(move)
         return last
+
+    def copy(self):
+        """An independent game in the same state (the remembered positions included), to try
+        moves on without `pop`, which replays the game from its start."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        # positions are replaced, never changed in place; what is changed in place is copied
+        other.captured = self.captured[:]
+        other.moves = self.moves[:]
+        other._history = (set(self._history[0]), set(self._history[1]))
+        other._children = dict(self._children)
+        return other
 
     def replay(self, moves):
         """Play `moves` in order; a bad one raises RulesError naming its ply, and the game

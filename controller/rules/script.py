@@ -16,14 +16,16 @@ except ImportError:
 
 
 class Board:
-    """Counts on a physical board: `pits` (2n), `stores` ([south, north]) and `hand`."""
+    """Counts on a physical board: `pits` (2n), `stores` ([south, north]) and `hand`, and who
+    owns each Uur (`uur`: an owner 0/1 or None per pit)."""
 
-    __slots__ = ("pits", "stores", "hand")
+    __slots__ = ("pits", "stores", "hand", "uur")
 
-    def __init__(self, pits, stores=None, hand=0):
+    def __init__(self, pits, stores=None, hand=0, uur=None):
         self.pits = list(pits)
         self.stores = [0, 0] if stores is None else list(stores)
         self.hand = hand
+        self.uur = [None] * len(self.pits) if uur is None else list(uur)
 
     def total(self):
         """Every seed on the board, in the stores and in the hand."""
@@ -51,6 +53,8 @@ class Board:
                 raise RulesError("uur(%d, %d): pit %d is empty" % (pit, source, source))
             pits[source] -= 1
             pits[pit] += 1
+            self.uur[pit] = mover
+            self.uur[source] = mover
         elif kind == "capture" or kind == "collect":
             pit, count = step[1], step[2]
             owner = mover if kind == "capture" else step[3]
