@@ -214,11 +214,13 @@ def test_matches_round_trip(seed, rules):
         assert_same_game(got.games[k], match.games[k])
         assert tags[k]["Hand"] == str(k + 1)
     assert tags[0]["Aside"] == "0,0"
-    assert got.aside == match.aside or match.holdings is not None
+    assert got.aside == match.aside or got.game.over    # an ended last hand is closed
     assert write_match(got, tags) == text
-    # the reader leaves the last hand open: closing it gives what the writer's match gave
-    if match.holdings is not None and got.game.over:
-        assert got.end_hand() == match.holdings
+    # the reader closes a last hand that is over: as the writer's match is once closed
+    if got.game.over:
+        if match.holdings is None:
+            match.end_hand()
+        assert got.holdings == match.holdings
         assert (got.over, got.winner, got.arranger) == (match.over, match.winner, match.arranger)
     got, tags = read_json(match_to_json(match))
     assert [game.moves for game in got.games] == [game.moves for game in match.games]
@@ -243,7 +245,7 @@ def test_a_match_of_several_hands_carries_aside_and_first():
         assert min(aside) == 0      # only the player holding more holds seeds aside
         assert tags[k]["First"] == ("South", "North")[match.games[k].first]
         assert tags[k]["Event"] == "Final" and tags[k]["North"] == "Hodan"
-    assert got.aside == match.aside
+    assert got.aside == match.aside or got.game.over
     assert read_games(write_match(match))[-1].moves == match.games[-1].moves
 
 

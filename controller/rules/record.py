@@ -306,8 +306,8 @@ def read(text):
 
     A record without Hand tags is one game: a `Game` at the position after its last move. A
     record whose sections carry Hand tags 1, 2, ... is a match: a `Match` whose last hand is in
-    play, or over but not closed (call ``match.end_hand()`` to learn the holdings and whether the
-    match is over). `tags` is a list of dicts, one per hand (one for a game), every tag of the
+    play, or over and closed (`match.holdings`, `match.over`, `match.winner`, `match.arranger`
+    are then known, as after ``match.end_hand()``). `tags` is a list of dicts, one per hand (one for a game), every tag of the
     record included, values as written::
 
         game, tags = read(text)
@@ -596,6 +596,9 @@ def _build(sections):
             _next_hand(match, section)
             tags.append(section.tags)
         _play(match.game, section)
+    for item, _tags in items:
+        if isinstance(item, Match) and item.game.over and item.holdings is None:
+            item.end_hand()     # what follows an ended hand is known: holdings, arranger
     return items
 
 
