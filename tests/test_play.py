@@ -509,6 +509,6 @@ def test_match_record_is_saved(monkeypatch, capsys, tmp_path):
     assert status == 0
     match, tags = record.read(path.read_text(encoding="utf-8"))
     assert len(match.games) == 2
-    holdings = match.end_hand()         # the record leaves the last hand over, not closed
+    holdings = match.holdings           # reading closes the ended last hand
     assert match.over
     assert "After hand 2: South holds %d, North holds %d." % tuple(holdings) in out
