@@ -64,7 +64,7 @@ class Rules:
 
     __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
                  "uurs", "capture_last", "bound", "abar", "start", "either", "first_move_right",
-                 "must_feed", "restricted", "_next", "_prev", "rows")
+                 "must_feed", "restricted", "_next", "_prev", "rows", "no_uurs")
 
     def __init__(self, variant="layli-goobalay", options=None):
         spec = get_variant(variant)
@@ -94,6 +94,7 @@ class Rules:
         self._next = [(i + step) % size for i in range(size)]
         self._prev = [(i - step) % size for i in range(size)]
         self.rows = (range(0, self.n), range(self.n, size))   # each player's pit indices
+        self.no_uurs = [None] * size    # shared by every position without an Uur; never changed
 
     def option_texts(self):
         """The non-default options as ``name=value`` texts, sorted (what records carry)."""
@@ -129,14 +130,15 @@ class Rules:
         return SOUTH if index < self.n else NORTH
 
     def sow(self, pits, uur, mover, start, steps=None):
-        """Play the sowing that starts at pit `start`, changing `pits` and `uur` in place.
+        """Play the sowing that starts at pit `start`, changing `pits` in place.
 
         Returns the number of seeds the mover captured; or ENDLESS when the move would drop a
         seed beyond the endless bound (then `pits` is left half-sown: callers sow a copy); or,
         when the move makes an Uur pair at landing pit i and its opposite, UUR_CREATED - i.
         `uur` is only read, never written (see `uur_pair`), so a child position can share its
-        parent's list until an Uur is made. With a list as `steps`, the step script is appended to it; without, nothing is
-        recorded and nothing else changes, so search and guidance share this loop.
+        parent's list until an Uur is made. With a list as `steps`, the step script is appended
+        to it; without, nothing is recorded and nothing else changes, so search and guidance
+        share this loop.
         """
         nxt = self._next
         bound = self.bound
@@ -243,7 +245,7 @@ class Game:
     __slots__ = ("rules", "setup", "first", "start_captured", "start_uur", "start_first_move",
                  "_wide", "pits", "uur", "captured", "on_board", "to_move", "ply", "moves",
                  "first_move", "passes", "_over", "_end_reason", "_scores", "_history",
-                 "_children", "_legal", "_open", "_candidates")
+                 "_children", "_legal", "_candidates")
 
     def __init__(self, variant="layli-goobalay", options=None, setup=None, first=None,
                  captured=None, uur=None, first_move=True):
@@ -255,10 +257,11 @@ class Game:
                     from .setups import deal_random_setup
                 except ImportError:
                     from setups import deal_random_setup
-                setup = deal_random_setup(rules)
+                self.setup = deal_random_setup(rules)
             else:
-                setup = rules.standard_setup()
-        self.setup = rules.check_setup(setup)
+                self.setup = rules.standard_setup()
+        else:
+            self.setup = rules.check_setup(setup)
         if first is None:
             first = rules.options.get("first", SOUTH)
         if first != SOUTH and first != NORTH:
@@ -279,9 +282,10 @@ class Game:
     def _check_uur(self, uur):
         size = self.rules.size
         if uur is None:
-            return [None] * size
-        if len(uur) != size:
-            raise RulesError("uur must have %d items, not %d" % (size, len(uur)))
+            return self.rules.no_uurs
+        if not isinstance(uur, (list, tuple)) or len(uur) != size:
+            raise RulesError("uur must be a list of %d owners 0/1 or null" % size)
+        owned = False
         for i in range(size):
             owner = uur[i]
             if owner is None:
@@ -291,11 +295,14 @@ class Game:
             if uur[size - 1 - i] != owner or self.setup[i] == 0:
                 raise RulesError("Uurs come in non-empty opposite pairs with one owner "
                                  "(pit %d)" % i)
-        return list(uur)
+            owned = True
+        return list(uur) if owned else self.rules.no_uurs
 
     def _reset(self):
+        # pits and uur lists are replaced by each move, never changed in place, so a position
+        # may share them with the start, its parent or its children
         self.pits = self.setup[:]
-        self.uur = self.start_uur[:]
+        self.uur = self.start_uur
         self.captured = self.start_captured[:]
         self.on_board = sum(self.pits)
         self.to_move = self.first
@@ -319,11 +326,10 @@ class Game:
         """True when the game is over (sows the mover's pits only if it must find out)."""
         if self._over:
             return True
-        if self._open:
+        if self._legal is not None:
             return False
         for move in self._candidates:
-            if self._is_legal_child(move):
-                self._open = True
+            if self._is_legal_child(move):      # remembered: asking again costs little
                 return False
         self._resolve()
         return self._over
@@ -365,7 +371,6 @@ class Game:
             move = choices[rng.randrange(len(choices))]
             child = self._child(move)
             if child[2] != ENDLESS or self.rules.abar:
-                self._open = True
                 return move
             if not copied:          # rejection keeps the draw uniform over the legal moves
                 choices = choices[:]
@@ -529,19 +534,18 @@ class Game:
         n = rules.n
         self._children = {}
         self._legal = None
-        self._open = None
         self.passes = NO_PASSES
         pits = self.pits
         if rules.mangala:
             if self._pass_or_end():
                 return
         else:
-            key = tuple(pits) if self._wide else bytes(pits)
             history = self._history[self.to_move]
-            if key in history:
+            seen = len(history)
+            history.add(tuple(pits) if self._wide else bytes(pits))
+            if len(history) == seen:    # already there: one hash, not two
                 self._finish(END_REPETITION)
                 return
-            history.add(key)
         uur = self.uur
         base = self.to_move * n
         if rules.mangala and rules.start != "free":
@@ -549,8 +553,12 @@ class Game:
                 base + n - 1, base - 1, -1)
             candidates = [i - base + 1 for i in own if pits[i]][:1]
         else:
-            candidates = [i - base + 1 for i in rules.rows[self.to_move]
-                          if pits[i] and uur[i] is None]
+            # a plain loop: MicroPython runs it faster than a comprehension
+            candidates = []
+            no_uurs = uur is rules.no_uurs      # children share this list until an Uur is made
+            for i in rules.rows[self.to_move]:
+                if pits[i] and (no_uurs or uur[i] is None):
+                    candidates.append(i - base + 1)
         self._candidates = candidates
         if not candidates:
             self._finish(END_NO_MOVE)
@@ -569,12 +577,12 @@ class Game:
             if self.on_board <= 1:
                 self._finish(END_STONES)
                 return True
-            key = tuple(pits) if self._wide else bytes(pits)
             history = self._history[self.to_move]
-            if key in history:      # a position where a player must pass counts too
+            seen = len(history)     # a position where a player must pass counts too
+            history.add(tuple(pits) if self._wide else bytes(pits))
+            if len(history) == seen:
                 self._finish(END_REPETITION)
                 return True
-            history.add(key)
             base = self.to_move * n
             if sum(pits[base:base + n]):
                 return False
@@ -615,7 +623,8 @@ class Game:
                                   self.to_move * self.rules.n + move - 1)
             if gain == ENDLESS:     # abar: the position stays as it was
                 pits = self.pits[:]
-            child = (pits, uur_pair(self.uur, gain, self.to_move), gain)
+            uur = self.uur if gain > UUR_CREATED else uur_pair(self.uur, gain, self.to_move)
+            child = (pits, uur, gain)
             self._children[move] = child
         return child
 
@@ -640,8 +649,6 @@ class Game:
         self._legal = legal
         if not legal:
             self._finish(END_ENDLESS if rules.mangala else END_NO_MOVE)
-        else:
-            self._open = True
 
     def _finish(self, reason):
         """The game is over: score it."""
