@@ -71,19 +71,10 @@ except ImportError:
         """CPython frees garbage as it goes: nothing to wait for."""
 
 from controller.rules import Game, Rules
-from controller.rules.setups import XorShift32
+from controller.rules.rng import Random30
 
 WARM_UP = 0.2       # seconds of untimed playouts first (node compiles the wasm in tiers)
-
-
-class Chooser:
-    """randrange on xorshift32: the same draws on every runtime, which random does not give."""
-
-    def __init__(self, seed):
-        self.generator = XorShift32(seed)
-
-    def randrange(self, bound):
-        return self.generator.below(bound)
+PAUSE_EVERY = 0.05  # seconds between yields to node, which is when the port frees garbage
 
 
 def engine_playout(rules):
@@ -108,17 +99,20 @@ def plain_playout(module):
 
 async def rate(playout, seconds, seed):
     """[playouts/s, moves/s] of `playout` played over and over for about `seconds`."""
-    rng = Chooser(seed)
+    rng = Random30(seed)
     playouts = 0
     moves = 0
     start = clock()
+    paused = 0.0
     while True:
         moves += playout(rng)
         playouts += 1
         elapsed = seconds_since(start)
         if elapsed >= seconds:
             return [playouts / elapsed, moves / elapsed]
-        await pause()
+        if elapsed - paused >= PAUSE_EVERY:     # let MicroPython's port collect garbage
+            await pause()
+            paused = elapsed
 
 
 async def measure(playout, runs, seconds):
@@ -133,7 +127,7 @@ async def measure(playout, runs, seconds):
 async def heap_peak(variant, seed):
     """The most heap one game of `variant` holds, after a collection, at any point of a random
     game (MicroPython only: CPython has no gc.mem_alloc)."""
-    rng = Chooser(seed)
+    rng = Random30(seed)
     await pause(True)
     base = gc.mem_alloc()
     game = Game(variant)

@@ -21,12 +21,18 @@ try:
 except ImportError:  # a flat module layout on a microcontroller
     from variants import RulesError, get_variant, resolve_options, non_default_options
 
-SOUTH = 0
-NORTH = 1
+try:
+    from micropython import const      # MicroPython inlines these where they are used
+except ImportError:
+    def const(value):
+        return value
+
+SOUTH = const(0)
+NORTH = const(1)
 
 # What `Rules.sow` returns besides a count of captured seeds.
-ENDLESS = -1
-UUR_CREATED = -2
+ENDLESS = const(-1)
+UUR_CREATED = const(-2)
 
 NO_PASSES = ()
 
@@ -64,7 +70,8 @@ class Rules:
 
     __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
                  "uurs", "capture_last", "bound", "abar", "start", "either", "first_move_right",
-                 "must_feed", "restricted", "_next", "_prev", "rows", "no_uurs")
+                 "must_feed", "restricted", "forced", "special", "_next", "_prev", "rows",
+                 "rows_back", "no_uurs")
 
     def __init__(self, variant="layli-goobalay", options=None):
         spec = get_variant(variant)
@@ -88,12 +95,15 @@ class Rules:
         self.first_move_right = opts.get("first_move_right", False)
         self.must_feed = opts.get("must_feed", False)
         self.restricted = self.first_move_right or self.must_feed
+        self.forced = self.mangala and self.start != "free"
+        self.special = self.either or self.restricted     # rules _settle checks every ply
         size = self.size
         step = self.direction
         # next and previous pit in the sowing direction, looked up instead of computed
         self._next = [(i + step) % size for i in range(size)]
         self._prev = [(i - step) % size for i in range(size)]
         self.rows = (range(0, self.n), range(self.n, size))   # each player's pit indices
+        self.rows_back = (range(self.n - 1, -1, -1), range(size - 1, self.n - 1, -1))
         self.no_uurs = [None] * size    # shared by every position without an Uur; never changed
 
     def option_texts(self):
@@ -308,6 +318,7 @@ class Game:
         self.to_move = self.first
         self.ply = 0
         self.moves = []
+        self.passes = NO_PASSES     # who passed since the last move (Mangala IV)
         self.first_move = self.start_first_move
         self._over = False
         self._end_reason = None
@@ -531,12 +542,11 @@ class Game:
         """Hand the turn on past passes, then decide what can be decided cheaply: the end, or
         the candidate pits whose legality is found out when needed."""
         rules = self.rules
-        n = rules.n
         self._children = {}
         self._legal = None
-        self.passes = NO_PASSES
         pits = self.pits
         if rules.mangala:
+            self.passes = NO_PASSES
             if self._pass_or_end():
                 return
         else:
@@ -546,28 +556,27 @@ class Game:
             if len(history) == seen:    # already there: one hash, not two
                 self._finish(END_REPETITION)
                 return
+        mover = self.to_move
         uur = self.uur
-        base = self.to_move * n
-        if rules.mangala and rules.start != "free":
-            own = range(base, base + n) if rules.start == "leftmost" else range(
-                base + n - 1, base - 1, -1)
+        base = mover * rules.n
+        if rules.forced:
+            own = rules.rows[mover] if rules.start == "leftmost" else rules.rows_back[mover]
             candidates = [i - base + 1 for i in own if pits[i]][:1]
         else:
             # a plain loop: MicroPython runs it faster than a comprehension
             candidates = []
             no_uurs = uur is rules.no_uurs      # children share this list until an Uur is made
-            for i in rules.rows[self.to_move]:
+            for i in rules.rows[mover]:
                 if pits[i] and (no_uurs or uur[i] is None):
                     candidates.append(i - base + 1)
         self._candidates = candidates
         if not candidates:
             self._finish(END_NO_MOVE)
-            return
-        if rules.either and self._row_bare(pits, uur, n):
-            self._finish(END_EMPTY_ROW)
-            return
-        if rules.restricted and self._restricted():
-            self._resolve()
+        elif rules.special:
+            if rules.either and self._row_bare(pits, uur, rules.n):
+                self._finish(END_EMPTY_ROW)
+            elif rules.restricted and self._restricted():
+                self._resolve()
 
     def _pass_or_end(self):
         """Mangala IV: hand the turn on past passes; True when the game ended here."""

@@ -1,40 +1,16 @@
 """Set-ups that are dealt: Mangala IV's random start (RULES.md section 5).
 
-A random set-up is dealt once and from then on is an explicit list of counts. The dealer uses its
-own small generator (xorshift32), so a given seed deals the same board on CPython and on
+A random set-up is dealt once and from then on is an explicit list of counts. The dealer uses the
+project's own generator (`rng.Random30`), so a given seed deals the same board on CPython and on
 MicroPython, whose `random` modules differ.
 """
 
 try:
     from .variants import RulesError
+    from .rng import Random30
 except ImportError:
     from variants import RulesError
-
-MASK32 = 0xFFFFFFFF
-
-
-class XorShift32:
-    """Marsaglia's xorshift32: tiny, portable, the same numbers on every runtime."""
-
-    def __init__(self, seed):
-        self.state = (seed & MASK32) or 0x9E3779B9   # zero is a fixed point: avoid it
-
-    def next(self):
-        x = self.state
-        x ^= (x << 13) & MASK32
-        x ^= x >> 17
-        x ^= (x << 5) & MASK32
-        self.state = x
-        return x
-
-    def below(self, bound):
-        """A number in 0 .. bound-1 (rejection sampling, no modulo bias)."""
-        limit = MASK32 + 1 - (MASK32 + 1) % bound
-        while True:
-            x = self.next()
-            if x < limit:
-                return x % bound
-
+    from rng import Random30
 
 def deal_random_setup(rules, seed=None, total=None, least=2):
     """Deal `total` stones (the variant's standard total) at random over the 2n pits, at least
@@ -47,9 +23,9 @@ def deal_random_setup(rules, seed=None, total=None, least=2):
             total, least, size))
     if seed is None:
         import time
-        seed = int(time.time() * 1000003) & MASK32
-    generator = XorShift32(seed)
+        seed = int(time.time() * 1000003)
+    generator = Random30(seed)
     counts = [least] * size
     for _ in range(total - least * size):
-        counts[generator.below(size)] += 1
+        counts[generator.randrange(size)] += 1
     return counts

@@ -2,12 +2,12 @@
 
 No pytest here: tests/test_micropython.py copies this file into MicroPython and calls every
 test_* function with controller/micropython/plain_tests.py. Random games use the engine's own
-XorShift32, not `random`, whose generators differ between the runtimes: both play the same games.
+Random30, not `random`, whose generators differ between the runtimes: both play the same games.
 """
 
 from controller.rules import Game, Match, RulesError, VARIANTS
 from controller.rules.replay import replay
-from controller.rules.setups import XorShift32
+from controller.rules.rng import Random30
 
 GAMES_PER_VARIANT = 2
 MAX_PLIES = 150         # random games end by themselves (repetition rule); this bounds the time
@@ -29,7 +29,7 @@ def _raises(error_type, call, *args):
 def _random_games(variant, count=GAMES_PER_VARIANT):
     """Yield (game, chooser) for `count` fresh games; the caller plays them with _pick."""
     for seed in range(1, count + 1):
-        yield Game(variant), XorShift32(seed * 7919)
+        yield Game(variant), Random30(seed * 7919)
 
 
 def _pick(game, chooser):
@@ -37,7 +37,7 @@ def _pick(game, chooser):
     legal = game.legal_moves()
     if not legal:
         return None
-    return legal[chooser.below(len(legal))]
+    return legal[chooser.randrange(len(legal))]
 
 
 def _total(game):
@@ -175,14 +175,16 @@ def test_replay_writes_state_json():
     assert len(lines) == 1
 
 
-def test_xorshift_is_the_same_everywhere():
-    chooser = XorShift32(1)
-    assert [chooser.next() for _ in range(3)] == [270369, 67634689, 2647435461]
-    assert XorShift32(0).state == XorShift32(0x9E3779B9).state
+def test_random30_is_the_same_everywhere():
+    chooser = Random30(1)
+    assert [chooser.next() for _ in range(3)] == [80018, 1053956584, 835173437]
+    assert Random30(0).state == 1 and Random30(1073741788).state == 1   # never zero
+    draws = [chooser.randrange(6) for _ in range(600)]
+    assert min(draws) == 0 and max(draws) == 5
 
 
 def test_match_hands():
-    chooser = XorShift32(2024)
+    chooser = Random30(2024)
     match = Match("layli-goobalay")
     total = match.total
     for _ in range(3):
