@@ -445,3 +445,37 @@ def test_why_illegal_names_an_uur():
     uur = [None, None, 1, None, None, None, None, None, None, 1, None, None]
     game = Game("layli-goobalay", setup=[0, 1, 2, 0, 0, 0, 0, 0, 0, 2, 0, 1], first=1, uur=uur)
     assert "an Uur" in game.why_illegal(4)
+
+
+def test_history_as_lists_or_keys_gives_the_same_games(monkeypatch):
+    """Short runs of positions are kept as lists, long ones as keys: the games are the same."""
+    import random
+
+    from controller.rules import game as game_module
+
+    def games():
+        ends = []
+        for variant, options in [("layli-goobalay", {"endless": "abar", "endless_bound": 40}),
+                                 ("tampoduo", {"endless": "abar", "endless_bound": 40}),
+                                 ("mangala-iv", {"endless_bound": 60}),
+                                 ("layli-goobalay-long", {"endless_bound": 60})]:
+            rules = Rules(variant, options)
+            for seed in range(60):
+                rng = random.Random(seed)
+                game = Game(rules)
+                while True:
+                    move = game.random_move(rng)
+                    if move is None:
+                        break
+                    game.push(move)
+                ends.append((game.moves, game.end_reason, game.scores))
+        return ends
+
+    mixed = games()
+    assert any(reason == END_REPETITION for _moves, reason, _scores in mixed)
+    monkeypatch.setattr(game_module, "HISTORY_LISTED", 0)      # keys from the start
+    assert games() == mixed
+    monkeypatch.setattr(game_module, "HISTORY_LISTED", 2)       # lists, then keys
+    assert games() == mixed
+    monkeypatch.setattr(game_module, "HISTORY_LISTED", 10 ** 6)  # lists only
+    assert games() == mixed

@@ -35,6 +35,7 @@ ENDLESS = const(-1)
 UUR_CREATED = const(-2)
 
 NO_PASSES = ()
+HISTORY_LISTED = const(16)  # positions a player's history keeps as lists before using keys
 
 # Why a game ended (Game.end_reason).
 END_NO_MOVE = "no-move"          # the player to move has no legal move
@@ -70,7 +71,7 @@ class Rules:
 
     __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
                  "uurs", "capture_last", "bound", "abar", "start", "either", "first_move_right",
-                 "must_feed", "restricted", "forced", "special", "_next", "_prev", "rows",
+                 "must_feed", "restricted", "first", "forced", "special", "_next", "_prev", "rows",
                  "rows_back", "no_uurs")
 
     def __init__(self, variant="layli-goobalay", options=None):
@@ -95,6 +96,7 @@ class Rules:
         self.first_move_right = opts.get("first_move_right", False)
         self.must_feed = opts.get("must_feed", False)
         self.restricted = self.first_move_right or self.must_feed
+        self.first = opts.get("first", SOUTH)       # Mangala IV's option; 0 for the others
         self.forced = self.mangala and self.start != "free"
         self.special = self.either or self.restricted     # rules _settle checks every ply
         size = self.size
@@ -262,7 +264,7 @@ class Game:
         rules = variant if isinstance(variant, Rules) else Rules(variant, options)
         self.rules = rules
         if setup is None:
-            if rules.options.get("setup") == "random":
+            if rules.options.get("setup") == "random":   # Mangala IV's option
                 try:
                     from .setups import deal_random_setup
                 except ImportError:
@@ -273,14 +275,13 @@ class Game:
         else:
             self.setup = rules.check_setup(setup)
         if first is None:
-            first = rules.options.get("first", SOUTH)
-        if first != SOUTH and first != NORTH:
+            first = rules.first
+        elif first != SOUTH and first != NORTH:
             raise RulesError("first must be 0 (South) or 1 (North), not %r" % (first,))
         self.first = first
         self.start_captured = [0, 0] if captured is None else self._check_pair(captured)
-        self.start_uur = self._check_uur(uur)
+        self.start_uur = rules.no_uurs if uur is None else self._check_uur(uur)
         self.start_first_move = first_move
-        self._wide = sum(self.setup) > 255   # repetition keys: bytes when every count fits one
         self._reset()
 
     @staticmethod
@@ -315,6 +316,7 @@ class Game:
         self.uur = self.start_uur
         self.captured = self.start_captured[:]
         self.on_board = sum(self.pits)
+        self._wide = self.on_board > 255    # repetition keys: bytes when every count fits one
         self.to_move = self.first
         self.ply = 0
         self.moves = []
@@ -323,7 +325,7 @@ class Game:
         self._over = False
         self._end_reason = None
         self._scores = None
-        self._history = (set(), set())   # positions seen since the last capture, per mover
+        self._history = ([], [])     # positions seen since the last capture, per mover
         self._settle()
 
     # --- the rules' questions -------------------------------------------------------------
@@ -492,7 +494,7 @@ class Game:
             self.captured[mover] += gain
             self.on_board -= gain
         if gain > 0 or gain <= UUR_CREATED:
-            self._history = (set(), set())  # the earlier positions can never recur
+            self._history = ([], [])    # the earlier positions can never recur
         self.to_move = 1 - mover
         self.ply += 1
         self.moves.append(move)
@@ -520,13 +522,14 @@ class Game:
     def copy(self):
         """An independent game in the same state (the remembered positions included), to try
         moves on without `pop`, which replays the game from its start."""
-        other = Game.__new__(Game)
+        other = object.__new__(Game)     # skips __init__ (MicroPython has no Game.__new__)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
         # positions are replaced, never changed in place; what is changed in place is copied
         other.captured = self.captured[:]
         other.moves = self.moves[:]
-        other._history = (set(self._history[0]), set(self._history[1]))
+        south, north = self._history
+        other._history = (type(south)(south), type(north)(north))
         other._children = dict(self._children)
         return other
 
@@ -550,10 +553,7 @@ class Game:
             if self._pass_or_end():
                 return
         else:
-            history = self._history[self.to_move]
-            seen = len(history)
-            history.add(tuple(pits) if self._wide else bytes(pits))
-            if len(history) == seen:    # already there: one hash, not two
+            if self._seen_before():
                 self._finish(END_REPETITION)
                 return
         mover = self.to_move
@@ -563,12 +563,11 @@ class Game:
             own = rules.rows[mover] if rules.start == "leftmost" else rules.rows_back[mover]
             candidates = [i - base + 1 for i in own if pits[i]][:1]
         else:
-            # a plain loop: MicroPython runs it faster than a comprehension
-            candidates = []
-            no_uurs = uur is rules.no_uurs      # children share this list until an Uur is made
-            for i in rules.rows[mover]:
-                if pits[i] and (no_uurs or uur[i] is None):
-                    candidates.append(i - base + 1)
+            if uur is rules.no_uurs:    # no Uur on the board (children share this list)
+                candidates = [i - base + 1 for i in rules.rows[mover] if pits[i]]
+            else:
+                candidates = [i - base + 1 for i in rules.rows[mover]
+                              if pits[i] and uur[i] is None]
         self._candidates = candidates
         if not candidates:
             self._finish(END_NO_MOVE)
@@ -578,6 +577,30 @@ class Game:
             elif rules.restricted and self._restricted():
                 self._resolve()
 
+    def _seen_before(self):
+        """Remember this position for the repetition rule; True when it had occurred.
+
+        A short run of positions since the last capture is kept as the pits lists themselves
+        (positions share them, so nothing is built); a long one turns into sets of keys, so
+        that each check stays cheap. The player to move picks the list, and the Uurs need no
+        place in a key: creating one clears the history.
+        """
+        pits = self.pits
+        history = self._history[self.to_move]
+        if type(history) is list:
+            if pits in history:
+                return True
+            history.append(pits)
+            if len(history) > HISTORY_LISTED:
+                self._history = (self._keys(self._history[0]), self._keys(self._history[1]))
+            return False
+        seen = len(history)
+        history.add(tuple(pits) if self._wide else bytes(pits))
+        return len(history) == seen     # already there: one hash, not two
+
+    def _keys(self, positions):
+        return set([tuple(pits) if self._wide else bytes(pits) for pits in positions])
+
     def _pass_or_end(self):
         """Mangala IV: hand the turn on past passes; True when the game ended here."""
         n = self.rules.n
@@ -586,10 +609,7 @@ class Game:
             if self.on_board <= 1:
                 self._finish(END_STONES)
                 return True
-            history = self._history[self.to_move]
-            seen = len(history)     # a position where a player must pass counts too
-            history.add(tuple(pits) if self._wide else bytes(pits))
-            if len(history) == seen:
+            if self._seen_before():     # a position where a player must pass counts too
                 self._finish(END_REPETITION)
                 return True
             base = self.to_move * n

@@ -12,10 +12,16 @@ so the period is the full 2**30 - 36 draws.
     True
 """
 
-MODULUS = 1073741789            # 2**30 - 35, prime
-MULTIPLIER = 40009              # a primitive root: full period
-_Q = MODULUS // MULTIPLIER      # Schrage: MODULUS = MULTIPLIER * _Q + _R with _R < _Q
-_R = MODULUS % MULTIPLIER
+try:
+    from micropython import const      # MicroPython inlines these where they are used
+except ImportError:
+    def const(value):
+        return value
+
+MODULUS = const(1073741789)     # 2**30 - 35, prime
+MULTIPLIER = const(40009)       # a primitive root: full period
+_Q = const(26837)               # Schrage: MODULUS = MULTIPLIER * _Q + _R with _R < _Q
+_R = const(20256)
 
 
 class Random30:
@@ -38,9 +44,13 @@ class Random30:
 
     def randrange(self, bound):
         """A number in 0 .. bound-1, every one equally likely (rejection, no modulo bias)."""
-        span = MODULUS - 1
-        limit = span - span % bound
+        limit = (MODULUS - 1) - (MODULUS - 1) % bound
+        x = self.state
         while True:
-            x = self.next() - 1
-            if x < limit:
-                return x % bound
+            # next(), written out: this is the hot path of every random playout
+            x = MULTIPLIER * (x % _Q) - _R * (x // _Q)
+            if x < 0:
+                x += MODULUS
+            if x <= limit:
+                self.state = x
+                return (x - 1) % bound

@@ -209,3 +209,14 @@ def test_match_hands():
         assert game.row(arranger) == row and game.row(1 - arranger) == row
         assert match.seeds_accounted() == total
         _raises(RulesError, match.arrange, row)     # the next hand is in play
+
+
+def test_copy_is_independent():
+    game = Game("layli-goobalay")
+    game.push(3)
+    twin = game.copy()
+    twin.push(twin.legal_moves()[0])
+    assert game.ply == 1 and twin.ply == 2 and game.moves == [3]
+    assert game.state_json() != twin.state_json()
+    game.pop()
+    assert game.ply == 0 and twin.ply == 2
