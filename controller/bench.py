@@ -1,11 +1,11 @@
 """`layli bench rules`: how fast the rules engine plays, on CPython and MicroPython (host-only).
 
 A random playout plays uniformly random legal moves from the start to the end of a game with
-`Game.random_move` and `Game.push`. The moves are drawn with xorshift32 (the engine's own
-generator), not `random`, so both runtimes play the same games. The playouts and the timing loop
+`Game.play_random` (`random_move` then the move). The moves are drawn with `Random30` (the
+engine's own generator), not `random`, so both runtimes play the same games. The playouts and the timing loop
 (KERNEL) are one piece of source that CPython runs with exec and MicroPython runs as its script.
-Each figure is the median of several runs of about `--seconds` each, after a short warm-up;
-MicroPython, much slower, gets about half as many runs. In the same run the plain hand-written
+Each figure is the median of several rounds of about `--seconds` each, after a short warm-up,
+every round timing every playout once; MicroPython, much slower, gets about half as many. In the same run the plain hand-written
 loop of benchmarks/plain_layli.py is timed as a reference, so the comparison holds on a noisy
 machine.
 
@@ -81,11 +81,8 @@ def engine_playout(rules):
     """A function that plays one random game of `rules` and returns its number of moves."""
     def playout(rng):
         game = Game(rules)
-        while True:
-            move = game.random_move(rng)
-            if move is None:
-                break
-            game.push(move)
+        while game.play_random(rng):
+            pass
         return game.ply
     return playout
 
@@ -115,12 +112,17 @@ async def rate(playout, seconds, seed):
             paused = elapsed
 
 
-async def measure(playout, runs, seconds):
-    """A warm-up, then `runs` runs with the seeds 1..runs: the same games on every runtime."""
-    await rate(playout, min(seconds, WARM_UP), 0)
-    results = []
+async def measure(playouts, runs, seconds):
+    """{name: [[playouts/s, moves/s] per run]} for the (name, playout) pairs: a warm-up, then
+    `runs` rounds with the seeds 1..runs (the same games on every runtime), each round timing
+    every playout once, so that a slower or faster spell of a shared machine falls on all."""
+    results = {}
+    for name, playout in playouts:
+        await rate(playout, min(seconds, WARM_UP), 0)
+        results[name] = []
     for seed in range(1, runs + 1):
-        results.append(await rate(playout, seconds, seed))
+        for name, playout in playouts:
+            results[name].append(await rate(playout, seconds, seed))
     return results
 
 
@@ -152,13 +154,16 @@ import plain_layli
 
 variants, runs, seconds, heap_games = json.loads(%(params)r)
 result = {"version": ".".join([str(part) for part in sys.implementation.version[:3]])}
+playouts = [(variant, engine_playout(Rules(variant))) for variant in variants]
+playouts.append((%(reference)r, plain_playout(plain_layli)))
+timed = await measure(playouts, runs, seconds)
+for name in timed:
+    result[name] = {"runs": timed[name]}
 for variant in variants:
-    timed = await measure(engine_playout(Rules(variant)), runs, seconds)
     heaps = []
     for seed in range(1, heap_games + 1):
         heaps.append(await heap_peak(variant, seed))
-    result[variant] = {"runs": timed, "heap": max(heaps)}
-result[%(reference)r] = {"runs": await measure(plain_playout(plain_layli), runs, seconds)}
+    result[variant]["heap"] = max(heaps)
 print("@@bench", json.dumps(result))
 '''
 
@@ -231,13 +236,10 @@ def _finish(coroutine):
 def measure_cpython(variants: list[str], runs: int, seconds: float) -> dict[str, list]:
     """{variant or REFERENCE: [[playouts/s, moves/s] per run]} on this CPython."""
     kernel = _load_kernel()
-    measured = {}
-    for variant in variants:
-        playout = kernel["engine_playout"](kernel["Rules"](variant))
-        measured[variant] = _finish(kernel["measure"](playout, runs, seconds))
-    playout = kernel["plain_playout"](_load_reference())
-    measured[REFERENCE] = _finish(kernel["measure"](playout, runs, seconds))
-    return measured
+    playouts = [(variant, kernel["engine_playout"](kernel["Rules"](variant)))
+                for variant in variants]
+    playouts.append((REFERENCE, kernel["plain_playout"](_load_reference())))
+    return _finish(kernel["measure"](playouts, runs, seconds))
 
 
 def measure_micropython(variants: list[str], runs: int, seconds: float) -> dict:

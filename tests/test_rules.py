@@ -479,3 +479,19 @@ def test_history_as_lists_or_keys_gives_the_same_games(monkeypatch):
     assert games() == mixed
     monkeypatch.setattr(game_module, "HISTORY_LISTED", 10 ** 6)  # lists only
     assert games() == mixed
+
+
+def test_play_random_plays_what_random_move_draws():
+    import random
+
+    for variant in ["layli-goobalay", "mangala-iv", "tampoduo"]:
+        drawn, played = Game(variant), Game(variant)
+        first, second = random.Random(4), random.Random(4)
+        while True:
+            move = drawn.random_move(first)
+            assert played.play_random(second) == move
+            if move is None:
+                break
+            drawn.push(move)
+            assert played.state_json() == drawn.state_json()
+        assert played.over and played.scores == drawn.scores

@@ -480,14 +480,32 @@ class Game:
                 or (self._legal is not None and move not in self._legal)):
             self.check_move(move)   # raises, or sows a legal move not yet sown
             child = self._children[move]
-        child_pits, child_uur, gain = child
-        rules = self.rules
+        if not script:
+            self._play(move, child)
+            return None
         mover = self.to_move
-        steps = None
-        if script:
-            steps = []
-            if gain != ENDLESS:     # an abar endless move has an empty script
-                rules.sow(self.pits[:], self.uur, mover, rules.pit_index(mover, move), steps)
+        steps = []
+        if child[2] != ENDLESS:     # an abar endless move has an empty script
+            self.rules.sow(self.pits[:], self.uur, mover, self.rules.pit_index(mover, move),
+                           steps)
+        self._play(move, child)
+        for player in self.passes:
+            steps.append(("pass", player))
+        steps.extend(self.collection())
+        return steps
+
+    def play_random(self, rng):
+        """Play a legal move drawn uniformly at random (`random_move`) and return it, or None
+        when the game is over: a random playout is ``while game.play_random(rng): pass``."""
+        move = self.random_move(rng)
+        if move is not None:
+            self._play(move, self._children[move])
+        return move
+
+    def _play(self, move, child):
+        """Move to the position `child` (what sowing `move` gave), then settle it."""
+        child_pits, child_uur, gain = child
+        mover = self.to_move
         self.pits = child_pits
         self.uur = child_uur
         if gain > 0:
@@ -501,11 +519,6 @@ class Game:
         if self.first_move:
             self.first_move = False
         self._settle()
-        if steps is not None:
-            for player in self.passes:
-                steps.append(("pass", player))
-            steps.extend(self.collection())
-        return steps
 
     def pop(self):
         """Take back the last move and return it (replays the game from its start: positions
