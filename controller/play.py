@@ -34,6 +34,7 @@ from controller.players import GreedyPlayer, Player
 from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, END_NO_MOVE,
                               END_EMPTY_ROW, END_REPETITION, END_ENDLESS, END_NO_FEED,
                               END_STONES)
+from controller.rules.variants import parse_number
 
 SIDES = ("South", "North")
 HUMAN = "human"
@@ -314,13 +315,7 @@ def end_words(game: Game) -> str:
 
 def parse_counts(text: str) -> list[int]:
     """`3,3,4 ...` or `3 3 4 ...` as ints, or a RulesError naming the bad item."""
-    items = text.replace(",", " ").split()
-    counts = []
-    for item in items:
-        if not item.isdigit():
-            raise RulesError("%r is not a whole number" % item)
-        counts.append(int(item))
-    return counts
+    return [parse_number(item, "count") for item in text.replace(",", " ").split()]
 
 
 def even_arrangement(total: int, n: int) -> list[int]:
@@ -516,7 +511,7 @@ class Session:
             elif text in ("u", "undo"):
                 if self.undo(game):
                     return None
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit() and len(text) <= 3:
                 move = int(text)
                 if move in legal:
                     return move

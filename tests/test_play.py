@@ -372,7 +372,7 @@ def test_match_of_two_hands_with_a_typed_arrangement(monkeypatch, capsys):
             in out)
     assert ("Not accepted: %s holds %d seeds and must arrange all of them, not %d." % (
         side, held, held + 5)) in out
-    assert "Not accepted: 'x' is not a whole number." in out
+    assert "Not accepted: count 'x' is not a whole number." in out
     assert out.count("%s (Player %d), place all your" % (side, arranger + 1)) == 5
     assert "copies the arrangement pit for pit" in out
     assert "After hand 2: South holds %d, North holds %d." % tuple(holdings) in out

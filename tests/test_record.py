@@ -374,11 +374,11 @@ def test_malformed_records_say_what_and_where():
     bad(good.replace('[Options ""]', '[Options "colour=red"]'),
         "line 8: Options: unknown option 'colour'")
     bad(good.replace('[Options ""]', '[Options "hands=many"]'),
-        "line 8: Options: option hands of layli-goobalay must be a whole number")
+        "line 8: Options: option hands of layli-goobalay 'many' is not a whole number")
     bad(good.replace("4,4,4,4,4,4,4,4,4,4,4,4", "4,4,4,4,4,4,4,4,4,4,4"),
         "line 9: Setup: set-up has 11 counts; layli-goobalay on 6 pits per row needs 12")
     bad(good.replace("4,4,4,4,4,4,4,4,4,4,4,4", "4,4,4,4,4,4,4,4,4,4,4,x"),
-        "line 9: Setup: 'x' is not a count")
+        "line 9: Setup: count 'x' is not a whole number")
     bad(good.replace('[Result "*"]', '[Result "1-0"]'),
         "line 10: Result: 1-0, but the game is not over after its moves")
     bad(good.replace('[Result "*"]', '[Result "win"]'), "line 10: Result: 'win' is not 1-0")
@@ -420,6 +420,7 @@ def test_malformed_matches_are_refused():
     bad(second, "Hand: hand 2 where hand 1 should come")
     bad(first + "\n" + second.replace('[Hand "2"]', '[Hand "3"]'), "hand 3 where hand 2")
     bad(first + "\n" + second.replace('[Hand "2"]', '[Hand "two"]'), "Hand: 'two' is not")
+    bad(first + "\n" + second.replace('[Hand "2"]', '[Hand "\u00b2"]'), "is not a hand number")
     bad(first + "\n" + second.replace('[Options ""]', '[Options "hands=9"]'),
         "hand 2: Variant: every hand of a match is played with the rules of hand 1")
     # an arrangement the rules do not allow, a wrong Aside, a wrong First
@@ -471,6 +472,7 @@ def test_malformed_json_records_are_refused():
         assert fragment in str(caught.value), str(caught.value)
 
     bad_json("{", "not a JSON record")
+    bad_json("[" * 100000, "not a JSON record")         # nested too deep: no RecursionError
     bad_json("[1, 2]", 'an object with "tags" and "moves"')
     bad_json('{"tags": {}, "moves": 3}', '"moves" must be a list')
     bad_json('{"tags": [], "moves": []}', '"tags" must be an object')
@@ -527,3 +529,13 @@ def test_tags_the_game_decides_come_from_the_game():
         "[Event", "[Site", "[Date", "[Round", "[South", "[North", "[Variant", "[Options",
         "[Setup", "[Result", "[First"]
     assert lines[2] == '[Date "????.??.??"]'
+
+
+def test_digits_of_other_scripts_and_huge_numbers_are_refused():
+    good = write_game(short_game())
+    bad(good.replace("4,4,4,4,4,4,4,4,4,4,4,4", "4,4,4,4,4,4,4,4,4,4,4,\u00b2"),
+        "Setup: count", "is not a whole number")
+    bad(good.replace("4,4,4,4,4,4,4,4,4,4,4,4", "4,4,4,4,4,4,4,4,4,4,4," + "9" * 5000),
+        "Setup: count", "is too large")
+    bad(good.replace("1. 1 1 2. 3", "1. 1 1 2. " + "3" * 5000), "is too large")
+    bad(good.replace('[Options ""]', '[Options "hands=\u0663"]'), "is not a whole number")

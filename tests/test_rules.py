@@ -495,3 +495,36 @@ def test_play_random_plays_what_random_move_draws():
             drawn.push(move)
             assert played.state_json() == drawn.state_json()
         assert played.over and played.scores == drawn.scores
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: Game().push(True), "True is not a pit number"),
+    (lambda: Game().push(3.0), "3.0 is not a pit number"),
+    (lambda: Game(captured=5), "captured must be two counts"),
+    (lambda: Game(captured=[1.5, 0]), "captured must be two counts"),
+    (lambda: Game(captured=["a", "b"]), "captured must be two counts"),
+    (lambda: Game(uur=[True] + [None] * 10 + [True]), "not an owner"),
+    (lambda: Game(first=True), "first must be 0"),
+    (lambda: Game(setup=[4] * 11 + [4.0]), "not a whole number"),
+])
+def test_values_of_the_wrong_type_are_refused(make, message):
+    with pytest.raises(RulesError, match=message):
+        make()
+
+
+def test_mirror_arrangement_checks_the_other_row_too():
+    match = stalled([3, 3, 3, 3, 4, 4] + [4] * 6)
+    match.end_hand()
+    with pytest.raises(RulesError, match="North's arrangement must be 6 counts"):
+        match.arrange([2, 2, 2, 2, 6, 6], 5)
+
+
+def test_mangala_setup_option_takes_an_explicit_list():
+    counts = [3] + [7] * 12 + [11]
+    game = Game("mangala-iv", {"setup": ",".join(map(str, counts))})
+    assert game.setup == counts
+    assert Game("mangala-iv", {"setup": counts}).setup == counts
+    with pytest.raises(RulesError, match="14 counts, not 3"):
+        Rules("mangala-iv", {"setup": "7,7,7"})
+    with pytest.raises(RulesError, match="not a whole number"):
+        Rules("mangala-iv", {"setup": "7,7,7,7,7,7,7,7,7,7,7,7,7,x"})

@@ -6,7 +6,7 @@ import argparse
 import random
 
 from controller.rules import Rules, RulesError, deal_random_setup
-from controller.rules.variants import parse_option_text
+from controller.rules.variants import parse_number, parse_option_text
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,14 +34,8 @@ def parse_setup(text: str | None) -> list[int] | None:
     """`--setup a,b,...` as a list of ints (the engine checks length and signs)."""
     if text is None:
         return None
-    counts = []
-    for k, item in enumerate(text.split(","), 1):
-        item = item.strip()
-        digits = item[1:] if item.startswith("-") else item
-        if not digits.isdigit():
-            raise RulesError("--setup count %d (%r) is not a whole number" % (k, item))
-        counts.append(int(item))
-    return counts
+    return [parse_number(item, "--setup count %d" % k)
+            for k, item in enumerate(text.split(","), 1)]
 
 
 def game_arguments(args: argparse.Namespace, variant: str) -> tuple[Rules, list[int] | None]:

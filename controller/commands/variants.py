@@ -24,6 +24,8 @@ def describe() -> dict:
             entry = {"kind": kind, "default": default, "what": what, "source": source}
             if kind == "choice":
                 entry["choices"] = list(allowed)
+            elif kind == "setup":
+                entry["choices"] = list(allowed) + ["%d counts A,B,..." % (2 * variant.pits)]
             elif kind == "int":
                 entry["range"] = list(allowed)
             options[option] = entry
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             ", match play in hands" if variant["hands"] else ""))
         print("  sources: %s" % variant["sources"])
         for option, spec in variant["options"].items():
-            if spec["kind"] == "choice":
+            if spec["kind"] in ("choice", "setup"):
                 values = "|".join(spec["choices"])
             elif spec["kind"] == "int":
                 values = "%d..%d" % tuple(spec["range"])

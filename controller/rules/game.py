@@ -198,6 +198,8 @@ class Rules:
             if (i < n) != (mover == SOUTH):
                 return 0                # in the opponent's row
             opposite = 2 * n - 1 - i
+            # Uurs never empty and come in opposite pairs (RULES.md 2): neither is one
+            assert uur[i] is None and uur[opposite] is None, "an empty Uur pair"
             held = pits[opposite]
             if held == 0:
                 return 0                # abar
@@ -263,8 +265,11 @@ class Game:
                  captured=None, uur=None, first_move=True):
         rules = variant if isinstance(variant, Rules) else Rules(variant, options)
         self.rules = rules
+        dealt = rules.options.get("setup")             # Mangala IV's option
+        if setup is None and isinstance(dealt, list):
+            setup = dealt
         if setup is None:
-            if rules.options.get("setup") == "random":   # Mangala IV's option
+            if dealt == "random":
                 try:
                     from .setups import deal_random_setup
                 except ImportError:
@@ -276,7 +281,7 @@ class Game:
             self.setup = rules.check_setup(setup)
         if first is None:
             first = rules.first
-        elif first != SOUTH and first != NORTH:
+        elif type(first) is not int or (first != SOUTH and first != NORTH):
             raise RulesError("first must be 0 (South) or 1 (North), not %r" % (first,))
         self.first = first
         self.start_captured = [0, 0] if captured is None else self._check_pair(captured)
@@ -286,7 +291,8 @@ class Game:
 
     @staticmethod
     def _check_pair(captured):
-        if len(captured) != 2 or captured[0] < 0 or captured[1] < 0:
+        if (not isinstance(captured, (list, tuple)) or len(captured) != 2
+                or [count for count in captured if type(count) is not int or count < 0]):
             raise RulesError("captured must be two counts >= 0, not %r" % (captured,))
         return [captured[0], captured[1]]
 
@@ -301,7 +307,7 @@ class Game:
             owner = uur[i]
             if owner is None:
                 continue
-            if not self.rules.uurs or owner not in (SOUTH, NORTH):
+            if not self.rules.uurs or type(owner) is not int or owner not in (SOUTH, NORTH):
                 raise RulesError("uur item %d (%r) is not an owner 0/1 or null" % (i, owner))
             if uur[size - 1 - i] != owner or self.setup[i] == 0:
                 raise RulesError("Uurs come in non-empty opposite pairs with one owner "
@@ -434,13 +440,13 @@ class Game:
 
     def why_illegal(self, move):
         """Why `move` is not legal here, in words (None when it is legal)."""
+        rules = self.rules
+        if type(move) is not int or move < 1 or move > rules.n:
+            return "%r is not a pit number 1..%d" % (move, rules.n)
         if self.is_legal(move):
             return None
-        rules = self.rules
         if self.over:
             return "the game is over"
-        if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > rules.n:
-            return "%r is not a pit number 1..%d" % (move, rules.n)
         index = rules.pit_index(self.to_move, move)
         if self.pits[index] == 0:
             return "pit %d is empty" % move
@@ -448,7 +454,7 @@ class Game:
             return "pit %d is an Uur, and an Uur is never sown from" % move
         if move not in self._candidates:
             return "a turn starts from the %s pit that holds stones" % rules.start
-        if self._children[move][2] == ENDLESS:
+        if self._children[move][2] == ENDLESS and not rules.abar:
             return "pit %d's relay sowing never ends (an endless move)" % move
         if rules.first_move_right and self.first_move:
             return "the first move of the game is from the rightmost playable pit"
@@ -463,11 +469,12 @@ class Game:
         ply = self.ply + 1
         if self.over:
             raise RulesError("ply %d: move %s after the end of the game" % (ply, move))
-        if isinstance(move, bool) or not isinstance(move, int) or move < 1 or move > self.rules.n:
-            raise RulesError("ply %d: move %s" % (ply, reason))
+        legal = ", ".join([str(m) for m in self.legal_moves()])
+        if type(move) is not int or move < 1 or move > self.rules.n:
+            raise RulesError("ply %d: move %s (legal: %s)" % (ply, reason, legal))
         who = "South" if self.to_move == SOUTH else "North"
         raise RulesError("ply %d: %s's move %d is not legal: %s (legal: %s)" % (
-            ply, who, move, reason, ", ".join([str(m) for m in self.legal_moves()])))
+            ply, who, move, reason, legal))
 
     def push(self, move, script=False):
         """Play `move` (own pit number). Returns the step script when `script` is true.
@@ -475,7 +482,7 @@ class Game:
         The script is the move's sowing, then any passes that follow it and, when the move ends
         the game, the collection of every non-empty pit (RULES.md section 7).
         """
-        child = self._children.get(move)
+        child = self._children.get(move) if type(move) is int else None   # not True for 1
         if (child is None or child[2] == ENDLESS
                 or (self._legal is not None and move not in self._legal)):
             self.check_move(move)   # raises, or sows a legal move not yet sown

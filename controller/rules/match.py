@@ -96,7 +96,7 @@ class Match:
             raise RulesError("%s holds %d seeds and must arrange all of them, not %d" % (
                 names[arranger], held, sum(counts)))
         if self.rules.options["arrangement"] == "mirror":
-            if other is not None and list(other) != counts:
+            if other is not None and self._check_row(other, names[opponent]) != counts:
                 raise RulesError("the mirror arrangement copies %s's pits: %s must place %s" % (
                     names[arranger], names[opponent], ",".join([str(c) for c in counts])))
             other = counts[:]

@@ -62,11 +62,13 @@ JSON are built in a fixed order so both runtimes write the same bytes.
 import json
 
 try:
-    from .variants import RulesError, get_variant, parse_option_text
+    from .variants import (RulesError, MAX_DIGITS, get_variant, parse_number,
+                           parse_option_text, shown)
     from .game import Game, Rules, SOUTH
     from .match import Match
 except ImportError:  # a flat module layout on a microcontroller
-    from variants import RulesError, get_variant, parse_option_text
+    from variants import (RulesError, MAX_DIGITS, get_variant, parse_number, parse_option_text,
+                          shown)
     from game import Game, Rules, SOUTH
     from match import Match
 
@@ -344,7 +346,7 @@ def read_json(text):
         raise RulesError("a JSON record is text, not %s" % type(text).__name__)
     try:
         data = json.loads(text)
-    except ValueError as error:
+    except (ValueError, RuntimeError) as error:    # RuntimeError: nested too deep
         raise RulesError("not a JSON record: %s" % (error,))
     if not isinstance(data, dict):
         raise RulesError('a JSON record is an object with "tags" and "moves", or "hands"')
@@ -546,6 +548,8 @@ class _TextParser:
             digits += 1
         rest = token[digits:]
         if digits and not rest:
+            if digits > MAX_DIGITS:
+                raise RulesError("line %d: move %s is too large" % (number, shown(token)))
             section.moves.append((int(token), number))
             return
         dots = 0
@@ -581,9 +585,12 @@ def _build(sections):
             items.append((_replay_game(section), [section.tags]))
             match = None
             continue
-        if not hand.isdigit() or int(hand) < 1:
-            raise section.tag_fail("Hand", "%r is not a hand number 1, 2, ..." % hand)
-        section.hand = int(hand)
+        try:
+            section.hand = parse_number(hand, "Hand")
+        except RulesError:
+            section.hand = 0
+        if section.hand < 1:
+            raise section.tag_fail("Hand", "%s is not a hand number 1, 2, ..." % shown(hand))
         if section.hand == 1:
             match = _start_match(section)
             tags = [section.tags]
@@ -631,11 +638,11 @@ def _rules_and_setup(section):
         return rules, None
     counts = []
     for part in text.split(","):
-        part = part.strip()
-        if not part.isdigit():
-            raise section.tag_fail("Setup", "%r is not a count (Setup is %d counts separated "
-                                            "by commas)" % (part, rules.size))
-        counts.append(int(part))
+        try:
+            counts.append(parse_number(part, "count"))
+        except RulesError as error:
+            raise section.tag_fail("Setup", "%s (Setup is %d counts separated by commas)" % (
+                error, rules.size))
     try:
         return rules, rules.check_setup(counts)
     except RulesError as error:
@@ -710,12 +717,15 @@ def _check_aside(match, section):
     text = section.tags.get("Aside")
     if text is None or text == "?":
         return
-    parts = text.split(",")
-    aside = [part.strip() for part in parts]
-    if len(aside) != 2 or not aside[0].isdigit() or not aside[1].isdigit():
-        raise section.tag_fail("Aside", "%r is not two counts South,North (such as 0,8)" % text)
+    try:
+        aside = [parse_number(part, "Aside count") for part in text.split(",")]
+    except RulesError:
+        aside = []
+    if len(aside) != 2 or aside[0] < 0 or aside[1] < 0:
+        raise section.tag_fail("Aside", "%s is not two counts South,North (such as 0,8)" % (
+            shown(text)))
     expected = match.aside
-    if int(aside[0]) != expected[0] or int(aside[1]) != expected[1]:
+    if aside != expected:
         raise section.tag_fail("Aside", "%s, but the players hold %d,%d aside in this hand" % (
             text, expected[0], expected[1]))
 

@@ -5,19 +5,19 @@ both write the same bytes because `Game.state_json` builds each line itself.
 """
 
 try:
-    from .variants import RulesError
+    from .variants import RulesError, parse_number, shown
     from .game import Game
 except ImportError:
-    from variants import RulesError
+    from variants import RulesError, parse_number, shown
     from game import Game
 
 
 def parse_move(text, n):
     """A move given as text (own pit number 1..n), or a RulesError."""
-    text = str(text).strip()
-    if not text.isdigit():
-        raise RulesError("move %r is not a pit number 1..%d" % (text, n))
-    return int(text)
+    try:
+        return parse_number(text, "move")
+    except RulesError:
+        raise RulesError("move %s is not a pit number 1..%d" % (shown(text), n))
 
 
 def replay(variant, options, setup, first, moves, to_end, write):
@@ -36,7 +36,8 @@ def replay(variant, options, setup, first, moves, to_end, write):
         try:
             move = parse_move(text, rules.n)
         except RulesError as error:
-            raise RulesError("ply %d: %s" % (game.ply + 1, error))
+            raise RulesError("ply %d: %s (legal: %s)" % (
+                game.ply + 1, error, ", ".join([str(m) for m in game.legal_moves()])))
         game.push(move)
         write(game.state_json())
     if to_end:

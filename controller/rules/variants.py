@@ -16,6 +16,27 @@ class RulesError(ValueError):
     """
 
 
+MAX_DIGITS = 9      # every count, move and option value fits; longer text is no number here
+
+
+def shown(text, most=24):
+    """`text` quoted for an error message, cut short when long."""
+    text = str(text)
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
+
+
+def parse_number(text, what):
+    """A whole number written with the ASCII digits 0-9 (and an optional leading minus), or a
+    RulesError naming `what`. Not `int()` alone: it takes other scripts' digits and spaces."""
+    text = str(text).strip()
+    digits = text[1:] if text[:1] == "-" else text
+    if not digits or [char for char in digits if char not in "0123456789"]:
+        raise RulesError("%s %s is not a whole number" % (what, shown(text)))
+    if len(digits) > MAX_DIGITS:
+        raise RulesError("%s %s is too large" % (what, shown(text)))
+    return int(text)
+
+
 # Option specs: name -> (kind, default, choices or (low, high), what it means, source)
 # kind is "bool", "int" or "choice".
 _CAPTURE_LAST_SEED = ("bool", True, None,
@@ -111,7 +132,7 @@ VARIANTS = {
     "mangala-iv": Variant(
         "mangala-iv", "Mangala IV (Gaziantep)", 7, 7, 1, "mangala", False,
         {
-            "setup": ("choice", "seven", ("seven", "random"),
+            "setup": ("setup", "seven", ("seven", "random"),
                       "seven per pit, or 98 stones dealt at random with at least 2 per pit "
                       "(dealt once, then an explicit list); an explicit list of 14 counts is "
                       "given as the set-up itself", "seed 004; Culin 1894"),
@@ -149,24 +170,41 @@ def _parse_value(variant, name, spec, value):
             return False
         raise RulesError("%s must be true or false, not %r" % (where, value))
     if kind == "int":
-        if isinstance(value, bool):
-            raise RulesError("%s must be a whole number, not %r" % (where, value))
-        if isinstance(value, int):
+        if type(value) is int:
             number = value
+        elif isinstance(value, str):
+            number = parse_number(value, where)
         else:
-            text = str(value).strip()
-            digits = text[1:] if text[:1] == "-" else text
-            if not digits or not digits.isdigit():
-                raise RulesError("%s must be a whole number, not %r" % (where, value))
-            number = int(text)
+            raise RulesError("%s must be a whole number, not %s" % (where, shown(value)))
         low, high = allowed
         if number < low or number > high:
             raise RulesError("%s must be from %d to %d, not %d" % (where, low, high, number))
         return number
+    if kind == "setup":
+        return _parse_setup_option(variant, where, value)
     text = str(value)
     if text not in allowed:
-        raise RulesError("%s must be one of %s, not %r" % (where, ", ".join(allowed), value))
+        raise RulesError("%s must be one of %s, not %s" % (where, ", ".join(allowed), shown(value)))
     return text
+
+
+def _parse_setup_option(variant, where, value):
+    """Mangala IV's `setup`: seven, random, or an explicit list of 2n counts (a list or text
+    "7,7,...")."""
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+    elif str(value) in ("seven", "random"):
+        return str(value)
+    else:
+        items = [parse_number(item, where + " count") for item in str(value).split(",")]
+    size = 2 * variant.pits
+    if len(items) != size:
+        raise RulesError("%s must be seven, random or %d counts, not %d counts" % (
+            where, size, len(items)))
+    for item in items:
+        if type(item) is not int or item < 0:
+            raise RulesError("%s: %s is not a count" % (where, shown(item)))
+    return items
 
 
 def resolve_options(variant, options=None):
@@ -194,6 +232,8 @@ def format_value(value):
         return "true"
     if value is False:
         return "false"
+    if isinstance(value, list):
+        return ",".join([str(item) for item in value])
     return str(value)
 
 
