@@ -528,3 +528,13 @@ def test_mangala_setup_option_takes_an_explicit_list():
         Rules("mangala-iv", {"setup": "7,7,7"})
     with pytest.raises(RulesError, match="not a whole number"):
         Rules("mangala-iv", {"setup": "7,7,7,7,7,7,7,7,7,7,7,7,7,x"})
+
+
+def test_a_position_where_a_player_must_pass_counts_for_repetition():
+    game = Game("mangala-iv", setup=[0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0])
+    game.push(7)
+    game.push(1)                    # South's row is empty: South passes, North moves again
+    assert game.passes == [0] and game.to_move == 1
+    south, north = game._history
+    assert game.pits in south       # remembered with South to move (and passing)
+    assert game.pits in north       # and with North to move after the pass

@@ -58,11 +58,6 @@ def uur_pair(uur, gain, mover):
     return uur
 
 
-def step_text(step):
-    """A step as RULES.md writes it: ``drop(3)``, ``capture(10, 2)``..."""
-    return "%s(%s)" % (step[0], ", ".join([str(x) for x in step[1:]]))
-
-
 class Rules:
     """A variant with its options resolved: the board geometry and the sowing loop.
 
@@ -263,7 +258,12 @@ class Game:
 
     def __init__(self, variant="layli-goobalay", options=None, setup=None, first=None,
                  captured=None, uur=None, first_move=True):
-        rules = variant if isinstance(variant, Rules) else Rules(variant, options)
+        if isinstance(variant, Rules):
+            if options:
+                raise RulesError("options go with a variant's name, not with its Rules")
+            rules = variant
+        else:
+            rules = Rules(variant, options)
         self.rules = rules
         dealt = rules.options.get("setup")             # Mangala IV's option
         if setup is None and isinstance(dealt, list):
