@@ -252,8 +252,7 @@ class Game:
     """
 
     __slots__ = ("rules", "setup", "first", "start_captured", "start_uur", "start_first_move",
-                 "_wide", "pits", "uur", "captured", "on_board", "to_move", "ply", "moves",
-                 "first_move", "passes", "_over", "_end_reason", "_scores", "_history",
+                 "_wide", "pits", "uur", "captured", "on_board", "to_move", "moves", "passes", "_over", "_end_reason", "_scores", "_history",
                  "_children", "_legal", "_candidates")
 
     def __init__(self, variant="layli-goobalay", options=None, setup=None, first=None,
@@ -324,10 +323,8 @@ class Game:
         self.on_board = sum(self.pits)
         self._wide = self.on_board > 255    # repetition keys: bytes when every count fits one
         self.to_move = self.first
-        self.ply = 0
         self.moves = []
         self.passes = NO_PASSES     # who passed since the last move (Mangala IV)
-        self.first_move = self.start_first_move
         self._over = False
         self._end_reason = None
         self._scores = None
@@ -339,6 +336,16 @@ class Game:
     @property
     def n(self):
         return self.rules.n
+
+    @property
+    def ply(self):
+        """Moves played in this game (a pass is not a ply)."""
+        return len(self.moves)
+
+    @property
+    def first_move(self):
+        """True when the next move is the first of the game (the first_move_right option)."""
+        return self.start_first_move and not self.moves
 
     @property
     def over(self):
@@ -521,10 +528,7 @@ class Game:
         if gain > 0 or gain <= UUR_CREATED:
             self._history = ([], [])    # the earlier positions can never recur
         self.to_move = 1 - mover
-        self.ply += 1
         self.moves.append(move)
-        if self.first_move:
-            self.first_move = False
         self._settle()
 
     def pop(self):
