@@ -27,6 +27,13 @@ class Board:
         self.hand = hand
         self.uur = [None] * len(self.pits) if uur is None else list(uur)
 
+    def copy(self):
+        return Board(self.pits, self.stores, self.hand, self.uur)
+
+    def places(self):
+        """Every place's count: the pits, then South's and North's store."""
+        return self.pits + self.stores
+
     def total(self):
         """Every seed on the board, in the stores and in the hand."""
         return sum(self.pits) + self.stores[0] + self.stores[1] + self.hand

@@ -1,0 +1,71 @@
+"""What each place on the board shows: a colour and a pattern (the guide's output).
+
+The guide says *what* a place means — the mover's legal pit, the next pit to drop into, a seed in
+the wrong pit — as a colour name and a pattern; `pixels.py` turns that into NeoPixel values
+through the board profile. Meaning never rests on colour alone: every kind of place has its own
+pattern too, so a colour-blind player can read the board.
+
+Places are the 2n pits (RULES.md section 1) and the two stores: 2n is South's, 2n+1 North's.
+
+Portable core: MicroPython subset.
+"""
+
+# Colour names (pixels.PALETTE gives their RGB).
+OFF = "off"
+SOUTH_COLOUR = "south"
+NORTH_COLOUR = "north"
+HINT = "hint"
+ERROR = "error"          # a seed in the wrong pit, a pit touched outside the script
+TOO_MANY = "too_many"    # difference view: more seeds than the script allows
+TOO_FEW = "too_few"      # difference view: fewer seeds than the script needs
+FAULT = "fault"          # a sensor that cannot be trusted
+
+PLAYER_COLOURS = (SOUTH_COLOUR, NORTH_COLOUR)
+
+# Patterns, and what each means on the board.
+DARK = "dark"            # nothing to do here
+STEADY = "steady"        # a legal pit of the mover; the store seeds go to
+UUR = "uur"              # an Uur, in its owner's colour: a slow breath, never dark
+DROP = "drop"            # slow pulse: drop the next seed here
+PICK = "pick"            # double blink: lift every seed from here (a relay's pick too)
+TAKE = "take"            # fast pulse: empty this pit into the store (a capture, the end)
+UUR_FROM = "uur_from"    # move one seed out of here ...
+UUR_TO = "uur_to"        # ... into here: both become the mover's Uurs
+FORCED = "forced"        # the mover's only move (Mangala IV's forced start)
+PASS = "pass"            # this row has no stones: its player passes
+FLASH = "flash"          # fast flash: a mistake here
+MORE = "more"            # difference view, too many: slow on-off (with TOO_MANY)
+LESS = "less"            # difference view, too few: short blips (with TOO_FEW)
+BROKEN = "broken"        # a fault: on one second, off one second
+WIN = "win"              # the winner's store at the end
+
+PATTERNS = (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS,
+            BROKEN, WIN)
+
+
+class Frame:
+    """One LED frame: a (colour, pattern) pair per place."""
+
+    __slots__ = ("places",)
+
+    def __init__(self, size):
+        self.places = [(OFF, DARK)] * size
+
+    def set(self, place, colour, pattern):
+        self.places[place] = (colour, pattern)
+
+    def colour(self, place):
+        return self.places[place][0]
+
+    def pattern(self, place):
+        return self.places[place][1]
+
+    def where(self, pattern):
+        """The places showing `pattern`, in order."""
+        return [i for i in range(len(self.places)) if self.places[i][1] == pattern]
+
+    def __eq__(self, other):
+        return isinstance(other, Frame) and self.places == other.places
+
+    def __repr__(self):
+        return "Frame(%r)" % (self.places,)

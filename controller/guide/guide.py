@@ -1,0 +1,486 @@
+"""The LED guide: walks the move being played against what the sensors read.
+
+    guide = Guide(Game("layli-goobalay"))
+    guide.update(counts, settled)      # every sensor frame (counting mode)
+    guide.frame                        # what each place shows now (frame.Frame)
+    guide.take_events()                # what happened: ("move_started", 3), ("mistake", ...)
+
+The engine knows the step script of a move (RULES.md section 7) and so the count of every place
+after every step. The guide keeps the step the board has reached and accepts the next ones only
+when the sensed counts equal the counts the script gives: it never accepts a board that does not
+match. Whatever else the sensors show is a mistake, shown on the board until it is put right — a
+seed in the wrong pit flashes there while the expected pit stays lit; any other difference is the
+difference view (too many / too few). When a move's script is complete the guide plays the move
+in the engine and lights the next player's legal pits.
+
+Counting mode compares counts. A place that is not settled (a hand is in it) is not judged: a
+step is accepted once every place it changes has settled at the right count, and a move is
+completed only when the whole board has settled and matches. A faulty sensor is not trusted: its
+place is shown as broken, and a step that needs it waits for `confirm()` — a person checks it.
+
+Activity mode (one digital sensor per pit) cannot count: the guide advances on activity in the
+pit the next step names and flags activity anywhere else, until that pit is touched again (the
+seed taken back, or the stray touch acknowledged).
+
+Portable core: MicroPython subset.
+"""
+
+try:
+    from ..rules.script import Board
+    from ..rules.game import SOUTH, NORTH
+    from .frame import (Frame, OFF, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
+                        DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
+                        MORE, LESS, BROKEN, WIN)
+except ImportError:
+    from script import Board
+    from game import SOUTH, NORTH
+    from frame import (Frame, OFF, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
+                       DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
+                       MORE, LESS, BROKEN, WIN)
+
+COUNTING = "counting"
+ACTIVITY = "activity"
+
+# Phases.
+AWAIT = "await"          # the mover's legal pits are lit; lifting one starts the move
+SOWING = "sowing"        # walking the move's script
+SKIP = "skip"            # skip-ahead: the players set the board to the move's result at once
+RESTORE = "restore"      # takeback or resync: the board must come back to the engine's position
+OVER = "over"            # the game is over and collected
+
+LOOKAHEAD = 6            # steps a reading may be ahead of the last one accepted
+SKIP_AFTER_LAPS = 3      # relay laps before skip-ahead is offered ...
+SKIP_MIN_STEPS = 24      # ... when at least this many steps are still to come
+
+
+class Guide:
+    """The state machine between the sensors, the engine and the LEDs (see the module text)."""
+
+    def __init__(self, game, mode=COUNTING):
+        if mode != COUNTING and mode != ACTIVITY:
+            raise ValueError("mode must be %r or %r, not %r" % (COUNTING, ACTIVITY, mode))
+        self.game = game
+        self.mode = mode
+        self.size = game.rules.size + 2             # pits and the two stores
+        self.events = []
+        self.hint = None
+        self.skip_offered = False
+        self.faults = [None] * self.size
+        self.confirmed = False                      # confirm() pressed for a faulty place
+        self.flagged = {}                           # activity mode: pit -> touches to clear it
+        self.mistake = None                         # the mistake on show, or None
+        self.frame = Frame(self.size)
+        self._await()
+
+    # --- what the owner of the guide calls ------------------------------------------------
+
+    def take_events(self):
+        """The events since the last call, oldest first, as tuples ("kind", ...)."""
+        events = self.events
+        self.events = []
+        return events
+
+    def update(self, counts, settled=None, faults=None):
+        """Counting mode: a sensed count for every place (pits, then South's and North's
+        store); `settled` and `faults` per place as sensing gives them (None: all settled, no
+        fault). Returns the frame to show."""
+        if len(counts) != self.size:
+            raise ValueError("a reading needs %d places, not %d" % (self.size, len(counts)))
+        if settled is None:
+            settled = [True] * self.size
+        self._note_faults(faults)
+        if self.phase == AWAIT:
+            self._await_reading(counts, settled)
+        elif self.phase == SOWING:
+            self._sowing_reading(counts, settled)
+        elif self.phase == SKIP or self.phase == RESTORE:
+            self._target_reading(counts, settled)
+        self._render()
+        return self.frame
+
+    def touch(self, pit):
+        """Activity mode: the digital sensor of `pit` saw a hand. Returns the frame."""
+        if pit in self.flagged:
+            del self.flagged[pit]                   # taken back, or acknowledged
+            self.mistake = None
+            self.events.append(("mistake_cleared", pit))
+            if self.phase == SOWING and self.done == len(self.script) and not self.flagged:
+                self._complete()
+        elif self.phase == AWAIT:
+            if pit in self._legal_pits():
+                self._start(self._move_of(pit), 1)
+            else:
+                self._flag(pit, "illegal_pit")
+        elif self.phase == SOWING and self.done < len(self.script):
+            step = self.script[self.done]
+            if pit == self._step_place(step):
+                self._advance(1)
+            else:
+                self._flag(pit, "wrong_pit" if step[0] == "drop" else "outside_script")
+        self._render()
+        return self.frame
+
+    def confirm(self):
+        """A person vouches for the places whose sensors are faulty (or, in activity mode, for
+        a skip-ahead or takeback done by hand)."""
+        self.confirmed = True
+        if self.mode == ACTIVITY and self.phase in (SKIP, RESTORE):
+            self._target_reached()
+            self._render()
+
+    def skip_ahead(self):
+        """Set the board to the result of the move at once (offered after a few relay laps)."""
+        if self.phase != SOWING:
+            return False
+        self.phase = SKIP
+        self.target = self._final_board()
+        self.events.append(("skip_ahead", self.move))
+        self._render()
+        return True
+
+    def takeback(self):
+        """Take back the move in progress, or the last move: the board is led back to the
+        position before it."""
+        if self.phase == SOWING or self.phase == SKIP:
+            self.events.append(("move_abandoned", self.move))
+        elif self.game.moves:
+            move = self.game.pop()
+            self.events.append(("move_taken_back", move))
+        else:
+            return False
+        self._restore()
+        return True
+
+    def resync(self):
+        """Show the difference between the board and the engine until they agree."""
+        if self.phase == SOWING:
+            self.target = self.board
+            self.back_to = SOWING
+            self.phase = RESTORE
+        elif self.phase == AWAIT:
+            self._restore()
+        self._render()
+
+    def show_hint(self, move):
+        """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
+        if self.phase == AWAIT and move in self.game.legal_moves():
+            self.hint = move
+            self._render()
+
+    # --- phases ---------------------------------------------------------------------------
+
+    def _position_board(self):
+        """The engine's position as a board; at the end, after the collection."""
+        game = self.game
+        board = Board(game.pits, game.captured, uur=game.uur)
+        if game.over:
+            board.play(game.collection(), game.to_move)
+        return board
+
+    def _await(self):
+        self.phase = OVER if self.game.over else AWAIT
+        self.board = self._position_board()
+        self.scripts = {}
+        self.hint = None
+        self.mistake = None
+        self._render()
+
+    def _restore(self):
+        self.phase = RESTORE
+        self.back_to = AWAIT
+        self.target = self._position_board()
+        self.mistake = None
+        self._render()
+
+    def _move_of(self, pit):
+        return pit - self.game.to_move * self.game.rules.n + 1
+
+    def _legal_pits(self):
+        base = self.game.to_move * self.game.rules.n - 1
+        return [base + move for move in self.game.legal_moves()]
+
+    def _script(self, move):
+        script = self.scripts.get(move)
+        if script is None:
+            script = self.game.copy().push(move, script=True)
+            self.scripts[move] = script
+        return script
+
+    def _start(self, move, done):
+        self.move = move
+        self.script = self._script(move)
+        self.mover = self.game.to_move
+        self.done = 0
+        self.board = self._position_board()
+        self.laps = 0
+        self.skip_offered = False
+        self.phase = SOWING
+        self.hint = None
+        self.events.append(("move_started", move))
+        self._advance(done)
+
+    def _advance(self, steps):
+        """Accept `steps` more steps of the script."""
+        self.mistake = None
+        self.confirmed = False
+        for _ in range(steps):
+            step = self.script[self.done]
+            self.board.apply(step, self.mover)
+            self.done += 1
+            if step[0] == "pick":
+                self.laps += 1
+            self.events.append(("step_done", self.done))
+        self._skip_passes()
+        if self.done == len(self.script):
+            if not self.flagged:        # activity mode: a flashing pit must be put right first
+                self._complete()
+        elif (not self.skip_offered and self.laps > SKIP_AFTER_LAPS
+              and len(self.script) - self.done >= SKIP_MIN_STEPS):
+            self.skip_offered = True
+            self.events.append(("skip_offered", self.move))
+
+    def _skip_passes(self):
+        while self.done < len(self.script) and self.script[self.done][0] == "pass":
+            self.events.append(("pass", self.script[self.done][1]))
+            self.done += 1
+
+    def _complete(self):
+        self.game.push(self.move)
+        self.events.append(("move_done", self.move))
+        if self.game.over:
+            self.events.append(("game_over", self.game.scores))
+        self.confirmed = False
+        self._await()
+
+    def _final_board(self):
+        board = self.board.copy()
+        for step in self.script[self.done:]:
+            board.apply(step, self.mover)
+        return board
+
+    # --- counting mode --------------------------------------------------------------------
+
+    def _note_faults(self, faults):
+        if faults is None:
+            return
+        for place in range(self.size):
+            fault = faults[place]
+            if fault != self.faults[place]:
+                self.faults[place] = fault
+                if fault:
+                    self.events.append(("fault", place, fault))
+
+    def _agrees(self, counts, settled, expected, changed):
+        """`counts` agree with `expected`: every settled, trusted place is equal, and every
+        place in `changed` has settled (or is vouched for, when faulty)."""
+        for place in range(self.size):
+            if self.faults[place]:
+                if place in changed and not self.confirmed:
+                    return False
+                continue
+            if settled[place]:
+                if counts[place] != expected[place]:
+                    return False
+            elif place in changed:
+                return False
+        return True
+
+    def _ahead(self, counts, settled, board, script, done, mover):
+        """How many more steps of `script` the reading shows done (0 when it shows the board
+        as it is, None when it shows neither that nor any of the next LOOKAHEAD steps)."""
+        start = board.places()
+        if not self.confirmed and self._agrees(counts, settled, start, ()):
+            return 0            # the usual frame: nothing new (confirm() looks further)
+        ahead = board.copy()
+        for steps in range(1, LOOKAHEAD + 1):
+            if done + steps > len(script):
+                return None
+            ahead.apply(script[done + steps - 1], mover)
+            expected = ahead.places()
+            changed = [place for place in range(self.size) if expected[place] != start[place]]
+            if self._agrees(counts, settled, expected, changed):
+                return steps
+        return 0 if self._agrees(counts, settled, start, ()) else None
+
+    def _await_reading(self, counts, settled):
+        if self._agrees(counts, settled, self.board.places(), ()):
+            self.mistake = None
+            return
+        game = self.game
+        for move in game.legal_moves():
+            steps = self._ahead(counts, settled, self.board, self._script(move), 0,
+                                game.to_move)
+            if steps:
+                self._start(move, steps)
+                return
+        self._show_mistake(counts, settled, [self.board.places()], None)
+
+    def _sowing_reading(self, counts, settled):
+        steps = self._ahead(counts, settled, self.board, self.script, self.done, self.mover)
+        if steps is None:
+            self._show_mistake(counts, settled, self._next_boards(), self.script[self.done])
+            return
+        if steps:
+            self._advance(steps)
+        else:
+            self.mistake = None
+
+    def _next_boards(self):
+        boards = [self.board.places()]
+        ahead = self.board.copy()
+        for step in self.script[self.done:self.done + LOOKAHEAD]:
+            ahead.apply(step, self.mover)
+            boards.append(ahead.places())
+        return boards
+
+    def _target_reading(self, counts, settled):
+        expected = self.target.places()
+        if self._agrees(counts, settled, expected, range(self.size)):
+            self._target_reached()
+        else:
+            self._show_mistake(counts, settled, [expected], None)
+
+    def _target_reached(self):
+        self.mistake = None
+        if self.phase == SKIP:
+            self.events.append(("skipped", self.move))
+            self.done = len(self.script)
+            self._complete()
+        elif self.back_to == SOWING:
+            self.phase = SOWING
+            self.events.append(("board_matches",))
+        else:
+            self.events.append(("board_matches",))
+            self._await()
+
+    def _show_mistake(self, counts, settled, boards, step):
+        """Name what is wrong: one seed in the wrong pit, or else the difference from the
+        nearest board the script allows."""
+        nearest = boards[0]
+        best = None
+        for board in boards:
+            distance = 0
+            for place in range(self.size):
+                if settled[place] and not self.faults[place]:
+                    distance += abs(counts[place] - board[place])
+            if best is None or distance < best:
+                nearest, best = board, distance
+        diff = {}
+        for place in range(self.size):
+            if settled[place] and not self.faults[place] and counts[place] != nearest[place]:
+                diff[place] = counts[place] - nearest[place]
+        if not diff:
+            return              # nothing settled disagrees yet
+        if step is not None and step[0] == "drop":
+            start = boards[0]
+            extra = [place for place in range(self.size)
+                     if settled[place] and not self.faults[place]
+                     and counts[place] != start[place]]
+            if (len(extra) == 1 and extra[0] != step[1]
+                    and counts[extra[0]] == start[extra[0]] + 1):
+                mistake = ("wrong_pit", extra[0], step[1])
+                if mistake != self.mistake:
+                    self.mistake = mistake
+                    self.events.append(("mistake",) + mistake)
+                return
+        mistake = ("difference", diff)
+        if self.mistake is None or self.mistake[0] != "difference" or self.mistake[1] != diff:
+            self.mistake = mistake
+            self.events.append(("mistake", "difference", diff))
+
+    # --- activity mode --------------------------------------------------------------------
+
+    def _step_place(self, step):
+        """The pit a step's hand goes into (what a digital sensor sees)."""
+        kind = step[0]
+        if kind == "uur":
+            return step[2]          # one seed out of this pit (then into step[1])
+        return step[1]
+
+    def _flag(self, pit, kind):
+        self.flagged[pit] = 1
+        self.mistake = (kind, pit)
+        self.events.append(("mistake", kind, pit))
+
+    # --- the frame ------------------------------------------------------------------------
+
+    def _render(self):
+        frame = Frame(self.size)
+        game = self.game
+        n = game.rules.n
+        pits = 2 * n
+        board = self.board
+        for pit in range(pits):                 # Uurs: always in their owner's colour
+            owner = game.uur[pit] if self.phase != SOWING else board.uur[pit]
+            if owner is not None:
+                frame.set(pit, PLAYER_COLOURS[owner], UUR)
+        if self.phase == AWAIT:
+            self._render_await(frame)
+        elif self.phase == SOWING:
+            self._render_step(frame)
+        elif self.phase == OVER:
+            scores = game.scores
+            for player in (SOUTH, NORTH):
+                store = pits + player
+                pattern = WIN if scores[player] > scores[1 - player] else STEADY
+                frame.set(store, PLAYER_COLOURS[player], pattern)
+        if self.mistake is not None:
+            kind = self.mistake[0]
+            if kind == "difference":
+                diff = self.mistake[1]
+                for place in diff:
+                    if diff[place] > 0:
+                        frame.set(place, TOO_MANY, MORE)
+                    else:
+                        frame.set(place, TOO_FEW, LESS)
+            else:
+                frame.set(self.mistake[1], ERROR, FLASH)
+        if self.phase == SKIP or self.phase == RESTORE:
+            self._render_target(frame)
+        for pit in self.flagged:
+            frame.set(pit, ERROR, FLASH)
+        for place in range(self.size):
+            if self.faults[place]:
+                frame.set(place, FAULT, BROKEN)
+        self.frame = frame
+
+    def _render_await(self, frame):
+        game = self.game
+        colour = PLAYER_COLOURS[game.to_move]
+        legal = self._legal_pits()
+        pattern = FORCED if game.rules.forced else STEADY
+        for pit in legal:
+            frame.set(pit, colour, pattern)
+        if self.hint is not None:
+            frame.set(legal[game.legal_moves().index(self.hint)], HINT, PICK)
+        n = game.rules.n
+        for player in game.passes:
+            for pit in range(player * n, player * n + n):
+                frame.set(pit, PLAYER_COLOURS[player], PASS)
+
+    def _render_step(self, frame):
+        step = self.script[self.done]
+        kind = step[0]
+        colour = PLAYER_COLOURS[self.mover]
+        stores = self.size - 2
+        if kind == "drop":
+            frame.set(step[1], colour, DROP)
+        elif kind == "pick":
+            frame.set(step[1], colour, PICK)
+        elif kind == "capture":
+            frame.set(step[1], colour, TAKE)
+            frame.set(stores + self.mover, colour, STEADY)
+        elif kind == "collect":
+            owner = PLAYER_COLOURS[step[3]]
+            frame.set(step[1], owner, TAKE)
+            frame.set(stores + step[3], owner, STEADY)
+        elif kind == "uur":
+            frame.set(step[2], colour, UUR_FROM)
+            frame.set(step[1], colour, UUR_TO)
+
+    def _render_target(self, frame):
+        """Skip-ahead, takeback, resync: each place that is already right shows its owner's
+        colour; the rest show the difference view (set above from the mistake)."""
+        if self.mistake is None:
+            frame.set(self.size - 2, PLAYER_COLOURS[SOUTH], STEADY)
+            frame.set(self.size - 1, PLAYER_COLOURS[NORTH], STEADY)

@@ -1,0 +1,277 @@
+"""The LED guide against players who see only the LEDs (counts and touches, no sensor noise:
+the noisy physical board is tested in the simulator's tests)."""
+
+import random
+
+import pytest
+
+from controller.guide import Guide, ACTIVITY, AWAIT, OVER, RESTORE, SKIP, SOWING
+from controller.guide.frame import (DROP, PICK, TAKE, UUR, UUR_FROM, UUR_TO, FORCED, PASS,
+                                    FLASH, MORE, LESS, BROKEN, STEADY, WIN, HINT, ERROR)
+from controller.rules import Game
+from simulator.players import LedPlayer, apply_action
+
+VARIANTS = ["layli-goobalay", "layli-goobalay-long", "tampoduo", "mangala-iv"]
+SHOWS_MISTAKE = (FLASH, MORE, LESS)
+
+
+def play_counting(variant, seed, rate):
+    """A whole game: the player acts, the guide reads the counts after every action."""
+    rng = random.Random(seed)
+    game = Game(variant)
+    guide = Guide(game)
+    counts = game.pits + [0, 0]
+    player = LedPlayer(game.rules.n, rng, rate)
+    guide.update(counts)
+    stats = {"made": 0, "flagged": 0, "false_alarms": 0}
+    pending = False
+    for _ in range(100000):
+        if guide.phase == OVER:
+            break
+        made_before = len(player.mistakes)
+        action = player.next_action(guide.frame, counts)
+        assert action[0] != "wait", (guide.phase, guide.frame, counts)
+        apply_action(action, counts, player)
+        if len(player.mistakes) > made_before:
+            stats["made"] += 1
+            pending = True
+        guide.update(counts)
+        accepted = [e for e in guide.take_events() if e[0] == "step_done"]
+        if any(guide.frame.pattern(p) in SHOWS_MISTAKE for p in range(len(counts))):
+            if pending:
+                stats["flagged"] += 1
+                pending = False
+            elif not player.mistakes or action[0] not in ("take", "put"):
+                stats["false_alarms"] += 1
+        if accepted:
+            assert not pending, "a step was accepted before the mistake was shown"
+    stats["over"] = guide.phase == OVER
+    stats["matches"] = counts == guide.board.places() and game.over
+    return stats
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("rate", [0.0, 0.05])
+def test_whole_games_counting(variant, rate):
+    made = 0
+    for seed in range(8):
+        stats = play_counting(variant, seed, rate)
+        assert stats["over"] and stats["matches"], (seed, stats)
+        assert stats["flagged"] == stats["made"] and stats["false_alarms"] == 0, (seed, stats)
+        made += stats["made"]
+    assert (made > 0) == (rate > 0)
+
+
+def play_activity(variant, seed, rate):
+    rng = random.Random(seed)
+    game = Game(variant)
+    guide = Guide(game, ACTIVITY)
+    counts = game.pits + [0, 0]
+    pits = 2 * game.rules.n
+    player = LedPlayer(game.rules.n, rng, rate, ACTIVITY)
+    made = flagged = 0
+    for _ in range(100000):
+        if guide.phase == OVER:
+            break
+        made_before = len(player.mistakes)
+        action = player.next_action(guide.frame, counts)
+        assert action[0] != "wait", (guide.phase, guide.frame, counts)
+        if action[0] != "touch":
+            apply_action(action, counts, player)
+        if action[1] < pits:
+            guide.touch(action[1])
+        if len(player.mistakes) > made_before:
+            made += 1
+            assert guide.frame.pattern(action[1]) == FLASH     # shown at once
+            flagged += 1
+    return guide.phase == OVER, counts == guide.board.places(), made, flagged
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_whole_games_activity(variant):
+    for seed in range(6):
+        over, matches, made, flagged = play_activity(variant, seed, 0.05)
+        assert over and matches and made == flagged
+
+
+def start(setup=None, variant="layli-goobalay", **options):
+    game = Game(variant, options or None, setup)
+    guide = Guide(game)
+    counts = game.pits + [0, 0]
+    guide.update(counts)
+    return game, guide, counts
+
+
+def test_legal_pits_lit_in_the_movers_colour_then_the_next_pit():
+    game, guide, counts = start()
+    assert guide.phase == AWAIT
+    assert guide.frame.where(STEADY) == [0, 1, 2, 3, 4, 5]
+    assert {guide.frame.colour(p) for p in range(6)} == {"south"}
+    counts[2] = 0                               # South lifts pit 3
+    guide.update(counts)
+    assert guide.phase == SOWING and guide.frame.where(DROP) == [3]
+    assert ("move_started", 3) in guide.take_events()
+
+
+def test_a_seed_in_the_wrong_pit_flashes_there_and_the_expected_pit_stays_lit():
+    game, guide, counts = start()
+    counts[2] = 0
+    guide.update(counts)
+    counts[4] += 1                              # should have gone into index 3
+    guide.update(counts)
+    assert guide.frame.pattern(4) == FLASH and guide.frame.colour(4) == ERROR
+    assert guide.frame.pattern(3) == DROP
+    assert ("mistake", "wrong_pit", 4, 3) in guide.take_events()
+    counts[4] -= 1
+    guide.update(counts)
+    assert guide.frame.where(FLASH) == [] and guide.frame.where(DROP) == [3]
+
+
+def test_difference_view_and_it_never_accepts_a_wrong_board():
+    game, guide, counts = start()
+    counts[2] = 0
+    guide.update(counts)
+    counts[3] += 2                              # two seeds at once
+    guide.update(counts)
+    assert guide.frame.where(MORE) == [3] and guide.done == 1
+    counts[3] -= 1
+    counts[0] -= 1                              # and a seed knocked out of pit 1
+    guide.update(counts)
+    assert guide.frame.where(LESS) == [0] and guide.done == 1
+    counts[0] += 1
+    guide.update(counts)
+    assert guide.done == 2 and guide.frame.where(DROP) == [4]
+
+
+def test_unsettled_places_are_not_judged():
+    game, guide, counts = start()
+    counts[2] = 0
+    guide.update(counts)
+    settled = [True] * 14
+    settled[3] = False                          # a hand in the pit
+    counts[3] += 7
+    guide.update(counts, settled)
+    assert guide.done == 1 and not guide.frame.where(MORE)
+    counts[3] -= 6
+    guide.update(counts)
+    assert guide.done == 2
+
+
+def test_relay_pick_capture_and_uur_have_their_own_patterns():
+    # South's 1 seed lands in empty pit 2 opposite a 3: an Uur pair (RULES.md 2)
+    game, guide, counts = start([1] + [0] * 9 + [3, 1])
+    counts[0] = 0
+    guide.update(counts)
+    counts[1] += 1
+    guide.update(counts)
+    assert guide.frame.pattern(10) == UUR_FROM and guide.frame.pattern(1) == UUR_TO
+    counts[10] -= 1
+    counts[1] += 1
+    guide.update(counts)
+    assert game.uur[1] == 0 and guide.frame.pattern(1) == UUR
+    assert guide.frame.colour(10) == "south"    # South's Uur in North's row: South's colour
+    # a relay and a capture
+    game, guide, counts = start([2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    counts[0] = 0
+    guide.update(counts)
+    counts[1] += 1
+    counts[2] += 1
+    guide.update(counts)
+    assert guide.frame.pattern(2) == PICK
+    game, guide, counts = start([1] + [0] * 9 + [2, 1])
+    counts[0] = 0
+    counts[1] = 1
+    guide.update(counts)
+    assert guide.frame.pattern(10) == TAKE and guide.frame.pattern(12) == STEADY
+
+
+def test_mangala_forced_move_and_a_pass_are_shown_as_such():
+    game, guide, counts = start(variant="mangala-iv")
+    assert guide.frame.where(FORCED) == [0]
+    game, guide, counts = start([0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0], "mangala-iv")
+    for pit, to in ((6, 7), (7, 8)):
+        counts[pit] -= 1
+        counts[to] += 1
+        guide.update(counts)
+    assert ("pass", 0) in guide.take_events()
+    assert guide.frame.where(PASS) == [0, 1, 2, 3, 4, 5, 6]     # South's empty row passes
+
+
+def test_hint_and_takeback():
+    game, guide, counts = start()
+    guide.show_hint(5)
+    assert guide.frame.colour(4) == HINT and guide.frame.pattern(4) == PICK
+    counts[2] = 0                               # lift pit 3, then take it back
+    guide.update(counts)
+    assert guide.takeback() and guide.phase == RESTORE
+    guide.update(counts)
+    assert guide.frame.where(LESS) == [2]
+    counts[2] = 4
+    guide.update(counts)
+    assert guide.phase == AWAIT and not game.moves
+
+
+def test_skip_ahead_is_offered_on_long_moves_and_sets_the_result():
+    game, guide, counts = start()
+    player = LedPlayer(6, random.Random(0))
+    events = []
+    while not any(e[0] == "skip_offered" for e in events):
+        apply_action(player.next_action(guide.frame, counts), counts, player)
+        guide.update(counts)
+        events = guide.take_events()
+    move, played = guide.move, len(game.moves)
+    assert guide.laps > 3 and len(guide.script) - guide.done >= 24
+    assert guide.skip_ahead() and guide.phase == SKIP
+    after = game.copy()
+    after.push(move)
+    target = after.pits + after.captured
+    assert guide.target.places() == target
+    guide.update(counts)                        # not there yet: the difference view
+    assert guide.phase == SKIP and guide.frame.where(MORE) + guide.frame.where(LESS)
+    guide.update(target)                        # the players set the board
+    assert guide.phase == AWAIT and game.moves[played:] == [move]
+
+
+def test_a_faulty_sensor_is_shown_and_a_person_confirms_its_place():
+    game, guide, counts = start()
+    faults = [None] * 14
+    faults[3] = "stuck"
+    counts[2] = 0
+    guide.update(counts, faults=faults)
+    assert guide.frame.pattern(3) == BROKEN and ("fault", 3, "stuck") in guide.take_events()
+    guide.update(counts, faults=faults)
+    assert guide.done == 1                      # the drop into the faulty pit waits ...
+    guide.confirm()
+    guide.update(counts, faults=faults)
+    assert guide.done == 2                      # ... for a person to vouch for it
+
+
+def test_the_end_collects_and_lights_the_winner():
+    game, guide, counts = start([2, 0, 1] + [0] * 9)
+    player = LedPlayer(6, random.Random(0))
+    while guide.phase != OVER:
+        apply_action(player.next_action(guide.frame, counts), counts, player)
+        guide.update(counts)
+    assert counts[:12] == [0] * 12 and counts[12:] == [3, 0]
+    assert guide.frame.pattern(12) == WIN
+
+
+def test_activity_mode_advances_on_the_expected_pit_and_flags_others():
+    game = Game("layli-goobalay")
+    guide = Guide(game, ACTIVITY)
+    guide.touch(2)
+    assert guide.phase == SOWING and guide.frame.where(DROP) == [3]
+    guide.touch(7)                              # a seed into the wrong pit
+    assert guide.frame.pattern(7) == FLASH and guide.frame.where(DROP) == [3]
+    guide.touch(7)                              # taken back
+    assert guide.frame.where(FLASH) == []
+    guide.touch(3)
+    assert guide.frame.where(DROP) == [4]
+
+
+def test_bad_readings_are_refused():
+    game, guide, counts = start()
+    with pytest.raises(ValueError, match="14 places"):
+        guide.update(counts[:-1])
+    with pytest.raises(ValueError, match="mode"):
+        Guide(game, "smell")
