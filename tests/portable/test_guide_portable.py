@@ -75,3 +75,13 @@ def test_a_wrong_pit_flashes_until_taken_back():
     counts[5] -= 1
     guide.update(counts)
     assert guide.frame.where(FLASH) == []
+
+
+def test_pixels_follow_the_frame_within_the_current_cap():
+    from controller.guide.frame import Frame, STEADY
+    from controller.guide.pixels import LedLayout, render, current_ma
+    frame = Frame(14)
+    for place in range(14):
+        frame.set(place, "fault", STEADY)
+    pixels = render(frame, LedLayout.rings(14, 12, brightness=256, max_ma=1500), 0)
+    assert len(pixels) == 168 and current_ma(pixels) <= 1500

@@ -1,0 +1,122 @@
+"""From a guide frame to NeoPixel values: colours, patterns over time, the board's LED layout,
+and the brightness and supply-current caps.
+
+    layout = LedLayout.rings(14, 12)          # 14 places, a ring of 12 LEDs each, in order
+    pixels = render(frame, layout, t_ms)      # one (r, g, b) per LED, ready for the strip
+
+The palette is Okabe and Ito's, chosen to stay distinguishable for colour-blind players, and
+every meaning has a pattern of its own as well (frame.py), so colour is never the only cue.
+
+Portable core: MicroPython subset.
+"""
+
+try:
+    from .frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
+                        FLASH, MORE, LESS, BROKEN, WIN)
+except ImportError:
+    from frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
+                       FLASH, MORE, LESS, BROKEN, WIN)
+
+# Okabe & Ito (2008), "Color Universal Design": distinct for the common colour vision deficits.
+PALETTE = {
+    "off": (0, 0, 0),
+    "south": (0, 114, 178),        # blue
+    "north": (230, 159, 0),        # orange
+    "hint": (0, 158, 115),         # bluish green
+    "error": (213, 94, 0),         # vermillion
+    "too_many": (204, 121, 167),   # reddish purple
+    "too_few": (86, 180, 233),     # sky blue
+    "fault": (240, 228, 66),       # yellow
+}
+
+MA_PER_CHANNEL = 20      # a WS2812's LED draws about 20 mA at full brightness per colour
+
+
+def level(pattern, t_ms):
+    """How bright a pattern is at time `t_ms`, 0..256 (256 = full)."""
+    if pattern == DARK:
+        return 0
+    if pattern == STEADY or (pattern == WIN and (t_ms // 250) % 2):
+        return 256
+    if pattern == UUR:
+        return 96                              # dim and steady: an Uur is not a move
+    phase = t_ms % 1000
+    if pattern == FORCED:                      # steady with a dip each second: no choice
+        return 96 if phase < 150 else 256
+    if pattern == DROP:                        # slow pulse, a triangle between 25% and 100%
+        rise = phase if phase < 500 else 1000 - phase
+        return 64 + rise * 192 // 500
+    if pattern == UUR_TO:                      # a quicker, shallower pulse
+        quick = t_ms % 600
+        rise = quick if quick < 300 else 600 - quick
+        return 128 + rise * 128 // 300
+    if pattern == PICK:                        # double blink
+        return 256 if phase < 120 or 240 <= phase < 360 else 32
+    if pattern == UUR_FROM:                    # triple blink
+        return 256 if phase % 160 < 80 and phase < 480 else 32
+    if pattern == TAKE:                        # fast pulse
+        quick = t_ms % 400
+        rise = quick if quick < 200 else 400 - quick
+        return 64 + rise * 192 // 200
+    if pattern == FLASH:                       # fast flash, fully off between
+        return 256 if (t_ms // 125) % 2 == 0 else 0
+    if pattern == MORE:                        # slow on and off
+        return 256 if phase < 500 else 0
+    if pattern == LESS:                        # short blips
+        return 256 if phase % 333 < 60 else 0
+    if pattern == BROKEN:                      # one second on, one second off
+        return 256 if (t_ms // 1000) % 2 == 0 else 0
+    if pattern == PASS:
+        return 48
+    if pattern == WIN:
+        return 128
+    return 0
+
+
+class LedLayout:
+    """Which strip LEDs light each place, and the caps of the board's profile."""
+
+    def __init__(self, leds, count=None, brightness=64, max_ma=2000):
+        self.leds = [list(indices) for indices in leds]   # place -> strip indices
+        used = [i for indices in self.leds for i in indices]
+        self.count = (max(used) + 1 if used else 0) if count is None else count
+        for i in used:
+            if i < 0 or i >= self.count:
+                raise ValueError("LED index %d is off a strip of %d" % (i, self.count))
+        if len(set(used)) != len(used):
+            raise ValueError("an LED is given to two places")
+        if not 0 < brightness <= 256:
+            raise ValueError("brightness must be 1..256, not %r" % (brightness,))
+        self.brightness = brightness     # of 256: the profile's cap, for comfort and current
+        self.max_ma = max_ma             # the supply's budget for the strip
+
+    @staticmethod
+    def rings(places, per_place, brightness=64, max_ma=2000):
+        """Each place a ring of `per_place` LEDs, places one after another along the strip."""
+        return LedLayout([range(p * per_place, (p + 1) * per_place) for p in range(places)],
+                         places * per_place, brightness, max_ma)
+
+
+def render(frame, layout, t_ms):
+    """The strip's (r, g, b) values for `frame` at time `t_ms`, within the layout's caps."""
+    pixels = [(0, 0, 0)] * layout.count
+    total = 0
+    for place in range(len(frame.places)):
+        colour, pattern = frame.places[place]
+        strength = level(pattern, t_ms) * layout.brightness // 256
+        r, g, b = PALETTE[colour]
+        value = (r * strength >> 8, g * strength >> 8, b * strength >> 8)
+        for i in layout.leds[place]:
+            pixels[i] = value
+        total += (value[0] + value[1] + value[2]) * len(layout.leds[place])
+    # scale everything down if the strip would draw more than the supply allows
+    current = total * MA_PER_CHANNEL // 255
+    if current > layout.max_ma:
+        scale = layout.max_ma * 256 // current
+        pixels = [(r * scale >> 8, g * scale >> 8, b * scale >> 8) for r, g, b in pixels]
+    return pixels
+
+
+def current_ma(pixels):
+    """The estimated current of a strip showing `pixels`, in mA."""
+    return sum([r + g + b for r, g, b in pixels]) * MA_PER_CHANNEL // 255
