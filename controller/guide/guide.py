@@ -161,6 +161,11 @@ class Guide:
             self._restore()
         self._render()
 
+    def resume_move(self, move, done):
+        """Carry on a move that was under way, `done` steps in (after a restart)."""
+        self._start(move, done)
+        self._render()
+
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
         if self.phase == AWAIT and move in self.game.legal_moves():

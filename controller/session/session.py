@@ -1,0 +1,195 @@
+"""A game at a board: the engine, the LED guide, and a journal that survives a power cut.
+
+    session = Session(FileStorage("/var/lib/layli/journal"), "layli-goobalay")
+    session.update(counts, settled, faults)     # each sensor frame -> the frame to show
+    ...                                         # the power goes; later:
+    session = Session.resume(FileStorage("/var/lib/layli/journal"))
+
+The journal is append-only, one JSON object a line: the game (variant, options, set-up, who
+moves first), then every move started, every step accepted, every move completed, abandoned,
+taken back or skipped ahead. `resume` replays it and puts the guide back at the same move and
+the same step, so the players carry on where they were. The storage is synced after every
+accepted step by default (a Pi); `sync="move"` syncs after each completed move only (a Pico,
+whose flash wears), and a resume then goes back to the start of the move in progress — the
+guide's difference view leads the board back there.
+
+Portable core: MicroPython subset.
+"""
+
+import json
+
+try:
+    from ..rules.game import Game
+    from ..rules.variants import RulesError, format_value
+    from ..guide.guide import Guide, COUNTING
+except ImportError:
+    from game import Game
+    from variants import RulesError, format_value
+    from guide import Guide, COUNTING
+
+SYNC_STEP = "step"
+SYNC_MOVE = "move"
+
+# guide event -> journal entry
+_LOGGED = ("move_started", "step_done", "move_done", "move_abandoned", "move_taken_back",
+           "skip_ahead")
+
+
+class SessionError(ValueError):
+    """A journal that cannot be resumed; the message names the line."""
+
+
+def _json_value(value):
+    """An option value as JSON (text, a list of counts, true/false, a number)."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[%s]" % ", ".join([str(item) for item in value])
+    return format_value(value)
+
+
+class Session:
+    """The game in play at a board, journaled. `events` collects the guide's events."""
+
+    def __init__(self, storage, variant="layli-goobalay", options=None, setup=None, first=None,
+                 mode=COUNTING, sync=SYNC_STEP, _journal=True):
+        if sync != SYNC_STEP and sync != SYNC_MOVE:
+            raise ValueError("sync must be %r or %r, not %r" % (SYNC_STEP, SYNC_MOVE, sync))
+        self.storage = storage
+        self.sync = sync
+        self.game = Game(variant, options, setup, first)
+        self.guide = Guide(self.game, mode)
+        self.events = []
+        if _journal:
+            storage.clear()
+            rules = self.game.rules
+            names = sorted(rules.options)
+            options = ", ".join(["[%s, %s]" % (json.dumps(name), _json_value(rules.options[name]))
+                                 for name in names])
+            storage.append('{"e": "game", "variant": %s, "options": [%s], "setup": [%s], '
+                           '"first": %d, "mode": %s}' % (
+                               json.dumps(rules.name), options,
+                               ", ".join([str(c) for c in self.game.setup]), self.game.first,
+                               json.dumps(mode)))
+            storage.sync()
+
+    # --- the board's inputs, passed to the guide and journaled ------------------------------
+
+    def update(self, counts, settled=None, faults=None):
+        frame = self.guide.update(counts, settled, faults)
+        self._log()
+        return frame
+
+    def touch(self, pit):
+        frame = self.guide.touch(pit)
+        self._log()
+        return frame
+
+    def takeback(self):
+        done = self.guide.takeback()
+        self._log()
+        return done
+
+    def skip_ahead(self):
+        done = self.guide.skip_ahead()
+        self._log()
+        return done
+
+    def confirm(self):
+        self.guide.confirm()
+        self._log()
+
+    def resync(self):
+        self.guide.resync()
+        self._log()
+
+    def _log(self):
+        events = self.guide.take_events()
+        wrote = False
+        synced_move = False
+        for event in events:
+            self.events.append(event)
+            kind = event[0]
+            if kind not in _LOGGED:
+                continue
+            if kind == "step_done":
+                line = '{"e": "step", "done": %d}' % event[1]
+            elif kind == "move_taken_back" or kind == "move_abandoned":
+                line = '{"e": "%s"}' % ("takeback" if kind == "move_taken_back" else "abandon")
+            else:
+                short = {"move_started": "start", "move_done": "move", "skip_ahead": "skip"}
+                line = '{"e": "%s", "move": %d}' % (short[kind], event[1])
+                synced_move = synced_move or kind == "move_done"
+            self.storage.append(line)
+            wrote = True
+        if wrote and (self.sync == SYNC_STEP or synced_move):
+            self.storage.sync()
+
+    # --- resuming -------------------------------------------------------------------------
+
+    @staticmethod
+    def resume(storage, sync=SYNC_STEP):
+        """The session the journal in `storage` describes, at the same move and step."""
+        entries = _read(storage.lines())
+        head = entries[0][1]
+        try:
+            options = {}
+            for name, value in head["options"]:
+                options[name] = value
+            session = Session(storage, head["variant"], options, head["setup"], head["first"],
+                              head.get("mode", COUNTING), sync, _journal=False)
+        except (KeyError, TypeError, ValueError) as error:
+            raise SessionError("journal line 1: not a game: %s" % error)
+        game = session.game
+        pending = None
+        done = 0
+        skipping = False
+        for number, entry in entries[1:]:
+            kind = entry.get("e")
+            try:
+                if kind == "start":
+                    pending, done, skipping = entry["move"], 0, False
+                elif kind == "step":
+                    done = entry["done"]
+                elif kind == "move":
+                    game.push(entry["move"])
+                    pending, skipping = None, False
+                elif kind == "abandon":
+                    pending, skipping = None, False
+                elif kind == "takeback":
+                    game.pop()
+                elif kind == "skip":
+                    skipping = True
+                else:
+                    raise SessionError("unknown entry %r" % (kind,))
+            except (KeyError, RulesError, SessionError) as error:
+                raise SessionError("journal line %d: %s" % (number, error))
+        session.guide = Guide(game, session.guide.mode)
+        if pending is not None:
+            session.guide.resume_move(pending, done)
+            if skipping:
+                session.guide.skip_ahead()
+        session.guide.take_events()
+        session.events.append(("resumed", len(game.moves), pending, done))
+        return session
+
+
+def _read(lines):
+    """(line number, entry) for each journal line; a torn last line is dropped."""
+    entries = []
+    for k in range(len(lines)):
+        text = lines[k].strip()
+        if not text:
+            continue
+        try:
+            entry = json.loads(text)
+            if not isinstance(entry, dict):
+                raise ValueError("not an object")
+        except ValueError as error:
+            if k == len(lines) - 1:
+                break                   # written when the power went: the step is redone
+            raise SessionError("journal line %d is damaged: %s" % (k + 1, error))
+        entries.append((k + 1, entry))
+    if not entries or entries[0][1].get("e") != "game":
+        raise SessionError("the journal does not start with a game")
+    return entries
