@@ -1,0 +1,350 @@
+"""Virtual pit sensors: HX711 load cells with their flaws, and digital (IR / touch) sensors.
+
+    >>> import random
+    >>> from simulator.board import PhysicalBoard
+    >>> board = PhysicalBoard(6, [4] * 12, random.Random(1))
+    >>> cells = LoadCells(board, board.clock, random.Random(2))
+    >>> frames = list(cells.frames(100))
+    >>> [frame.time_ms for frame in frames]
+    [0, 12, 25, 37, 50, 62, 75, 87, 100]
+    >>> len(frames[0].values)       # one channel per place: 12 pits and 2 stores
+    14
+
+Load cells (`pico-bridge` profile): one per place, read at 80 samples/s (an HX711 at its fast
+rate). A reading is a raw 24-bit signed number, as the chip gives it:
+
+    tare + mass * raw per gram + drift + noise + a rare spike + a hand pressing
+
+and saturates at the rails, -2**23 and 2**23 - 1. Every flaw is expressed in *seed masses* (the
+nominal seed mass times the raw per gram), because that is the scale that decides whether the
+sensing code can still count: the defaults are noise of 0.05 seed masses per sample (a good
+HX711 with a 1-5 kg cell), drift of up to 0.2 seed masses per minute (temperature creep of the
+cell and the glue), a one-sample spike of up to 3 seed masses in 1 of 2,000 samples (a
+conversion read while the supply dips), and a hand in the pit that presses several seed masses,
+different in every sample. Faults can be injected per channel (`inject_fault`).
+
+Digital sensors (`pi-direct` profile): one per pit, reading 1 while the hand is in the pit. They
+see the hand, not seeds. About 1% of activations bounce: a flicker of a few milliseconds at the
+start or the end of the activation. A pit can be stuck at 0 or 1.
+
+Both read the board at the clock's current time (`sample()`), and `frames(until_ms)` steps the
+clock through the sampling times, so a driver's loop is
+`for frame in cells.frames(board.busy_until_ms): ...`.
+Everything random comes from the `rng` each sensor is given, in a fixed order: the same seed gives
+the same frames.
+
+Host-only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Iterator, NamedTuple, Sequence
+
+from .board import PhysicalBoard
+from .clock import SimClock
+
+RAW_MAX = 2 ** 23 - 1       # the HX711's 24-bit two's complement output saturates here...
+RAW_MIN = -(2 ** 23)        # ...and here
+
+# Load-cell faults (`LoadCells.inject_fault`).
+FAULT_STUCK = "stuck"                # disconnected: a constant (a rail, by default)
+FAULT_OFFSET = "offset"              # shifted by some seed masses (negative, by default)
+FAULT_OUT_OF_RANGE = "out-of-range"  # shifted far beyond anything a place can hold
+LOAD_CELL_FAULTS = (FAULT_STUCK, FAULT_OFFSET, FAULT_OUT_OF_RANGE)
+
+# Default fault sizes, in seed masses (FAULT_STUCK's default is RAW_MAX: a broken bridge wire).
+DEFAULT_OFFSET_SEEDS = -5.0
+DEFAULT_OUT_OF_RANGE_SEEDS = 1000.0
+
+# How long the drift keeps one rate before it picks another: temperature changes with the sun,
+# the players' hands, the room heating; a constant slope for a whole tournament would be unreal.
+DRIFT_SEGMENT_MS = (30_000, 120_000)
+
+# A hand pressing in a pit: `hand_press` seed masses times a factor drawn afresh every sample,
+# so the disturbance is large (never mistaken for noise) and never steady (never mistaken for
+# a count).
+HAND_PRESS_FACTOR = (0.1, 1.9)
+
+# A digital bounce: the reading flips after `a` ms for `b` ms, `a` and `b` drawn in these ranges.
+BOUNCE_DELAY_MS = (1, 3)
+BOUNCE_LENGTH_MS = (1, 4)
+
+
+class Frame(NamedTuple):
+    """One sample of every channel, taken at `time_ms`."""
+
+    time_ms: int
+    values: list[int]
+
+
+class _Sampler:
+    """What both kinds of sensor share: the board, the clock, a fixed sampling grid."""
+
+    def __init__(self, board: PhysicalBoard, clock: SimClock, rate_hz: float) -> None:
+        if clock is not board.clock:
+            raise ValueError("the sensors must read the board's own clock")
+        if not rate_hz > 0:
+            raise ValueError("rate_hz must be positive, not %r" % (rate_hz,))
+        self.board = board
+        self.clock = clock
+        self.rate_hz = rate_hz
+        self._origin_ms = clock.now_ms
+        self._frame_index = 0
+
+    def sample(self) -> list[int]:
+        raise NotImplementedError
+
+    def frames(self, until_ms: int) -> Iterator[Frame]:
+        """Step the clock through the sampling times up to `until_ms`, yielding a `Frame` at
+        each; then leave the clock at `until_ms`.
+
+        Sampling times are origin + k * 1000 // rate_hz: at 80 Hz the steps alternate 12 and
+        13 ms, exact on average, so the clock stays in whole milliseconds and never drifts
+        against the 12.5 ms period. If the clock was moved past some sampling times, those
+        samples are simply not taken (as when a real reader is late).
+        """
+        clock = self.clock
+        while True:
+            time_ms = self._next_frame_ms()
+            if time_ms > until_ms:
+                break
+            clock.advance_to(time_ms)
+            self._frame_index += 1
+            yield Frame(time_ms, self.sample())
+        if clock.now_ms < until_ms:
+            clock.advance_to(until_ms)
+
+    def _next_frame_ms(self) -> int:
+        rate = self.rate_hz
+        elapsed = self.clock.now_ms - self._origin_ms
+        time_ms = self._origin_ms + int(self._frame_index * 1000 // rate)
+        if time_ms < self.clock.now_ms:      # skip the sampling times the clock has passed
+            self._frame_index = math.ceil(elapsed * rate / 1000)
+            time_ms = self._origin_ms + int(self._frame_index * 1000 // rate)
+        return time_ms
+
+
+class LoadCells(_Sampler):
+    """A load cell under every place (2n + 2 channels), HX711-like. See the module docstring."""
+
+    def __init__(self, board: PhysicalBoard, clock: SimClock, rng: random.Random,
+                 per_seed_raw: float | Sequence[float] = 2000.0,
+                 tare_raw: int | Sequence[int] | None = None,
+                 noise: float = 0.05, drift_per_min: float = 0.2,
+                 spike_rate: float = 1 / 2000, spike_max: float = 3.0,
+                 rate_hz: float = 80, hand_press: float = 6.0) -> None:
+        """`per_seed_raw`: raw counts per nominal seed mass (one value, or one per channel):
+        2000 is an HX711 at gain 128 with a 5 kg cell and 5 g seeds, leaving room for far more
+        seeds than a pit holds before the rail. `tare_raw`: what an empty place reads (the cup
+        on the cell plus the bridge's own imbalance); by default drawn per channel, because
+        no two real cells agree. `noise`, `drift_per_min`, `spike_max`, `hand_press` are in seed
+        masses; `spike_rate` is per sample."""
+        super().__init__(board, clock, rate_hz)
+        self.rng = rng
+        channels = board.place_count
+        self.channels = channels
+        self.per_seed_raw = _per_channel(per_seed_raw, channels, "per_seed_raw", float)
+        if tare_raw is None:
+            tare_raw = [rng.randint(-150_000, 150_000) for _ in range(channels)]
+        self.tare_raw = _per_channel(tare_raw, channels, "tare_raw", int)
+        for name, value in (("noise", noise), ("drift_per_min", drift_per_min),
+                            ("spike_max", spike_max), ("hand_press", hand_press)):
+            if value < 0:
+                raise ValueError("%s must not be negative, not %r" % (name, value))
+        if not 0 <= spike_rate < 1:
+            raise ValueError("spike_rate must be in [0, 1), not %r" % (spike_rate,))
+        self.noise = noise
+        self.drift_per_min = drift_per_min
+        self.spike_rate = spike_rate
+        self.spike_max = spike_max
+        self.hand_press = hand_press
+        self.raw_per_gram = [raw / board.seed_mass_g for raw in self.per_seed_raw]
+        self._noise_raw = [noise * raw for raw in self.per_seed_raw]    # std in raw counts
+        self.faults: dict[int, tuple[str, float]] = {}
+        self.sample_count = 0
+        self.spike_count = 0            # spikes put into samples so far (for tests and demos)
+        # Drift: per channel, a straight line from (segment start, offset) with its own slope
+        # in raw counts per ms, until the segment ends and a new slope is drawn. Each slope is
+        # at most drift_per_min seed masses per minute, so the drift over any window is too.
+        now = clock.now_ms
+        self._drift_start_ms = [now] * channels
+        self._drift_offset = [0.0] * channels
+        self._drift_slope = [0.0] * channels
+        self._drift_end_ms = [now] * channels
+        for channel in range(channels):
+            self._new_drift_segment(channel, now)
+        self._until_spike = [self._spike_gap() for _ in range(channels)]
+
+    # ---- faults -------------------------------------------------------------------------------
+
+    def inject_fault(self, channel: int, kind: str, value: float | None = None) -> None:
+        """Make `channel` misbehave until `clear_fault`:
+
+        - FAULT_STUCK: reads `value` raw, always (default RAW_MAX: a disconnected cell rails);
+        - FAULT_OFFSET: reads `value` seed masses off (default -5: a cup seated badly);
+        - FAULT_OUT_OF_RANGE: reads `value` seed masses off (default +1000: more than a place
+          can ever hold, so the only sane reading is "broken").
+        """
+        if isinstance(channel, bool) or not isinstance(channel, int) or not (
+                0 <= channel < self.channels):
+            raise ValueError("channel must be 0..%d, not %r" % (self.channels - 1, channel))
+        if kind == FAULT_STUCK:
+            value = RAW_MAX if value is None else _clamp(int(value))
+        elif kind == FAULT_OFFSET:
+            value = DEFAULT_OFFSET_SEEDS if value is None else float(value)
+        elif kind == FAULT_OUT_OF_RANGE:
+            value = DEFAULT_OUT_OF_RANGE_SEEDS if value is None else float(value)
+        else:
+            raise ValueError("unknown load-cell fault %r; one of %s" % (
+                kind, ", ".join(LOAD_CELL_FAULTS)))
+        self.faults[channel] = (kind, value)
+
+    def clear_fault(self, channel: int | None = None) -> None:
+        """Mend `channel`, or every channel when None."""
+        if channel is None:
+            self.faults.clear()
+        else:
+            self.faults.pop(channel, None)
+
+    # ---- sampling -----------------------------------------------------------------------------
+
+    def sample(self) -> list[int]:
+        """One raw reading per place (2n pits, then the stores) at the clock's current time."""
+        now = self.clock.now_ms
+        masses = self.board.masses_now_g()
+        visit = self.board.visit_at(now)
+        hand_place = -1 if visit is None else visit.place
+        gauss = self.rng.gauss
+        sigma = self._noise_raw
+        # Locals: this loop runs 80 times a simulated second for every place.
+        tare, per_gram, per_seed_raw = self.tare_raw, self.raw_per_gram, self.per_seed_raw
+        offset, slope, start, end = (self._drift_offset, self._drift_slope,
+                                     self._drift_start_ms, self._drift_end_ms)
+        until_spike, faults = self._until_spike, self.faults
+        values = []
+        for channel in range(self.channels):
+            if now >= end[channel]:
+                self._new_drift_segment(channel, now)
+            per_seed = per_seed_raw[channel]
+            raw = (tare[channel] + masses[channel] * per_gram[channel] + offset[channel]
+                   + slope[channel] * (now - start[channel]) + gauss(0.0, sigma[channel]))
+            # A spike arrives after a geometric number of samples: one countdown per channel
+            # costs far less than a random draw per channel per sample.
+            until_spike[channel] -= 1
+            if until_spike[channel] == 0:
+                until_spike[channel] = self._spike_gap()
+                self.spike_count += 1
+                raw += self.rng.uniform(-self.spike_max, self.spike_max) * per_seed
+            if channel == hand_place:
+                raw += self.rng.uniform(*HAND_PRESS_FACTOR) * self.hand_press * per_seed
+            if faults:
+                fault = faults.get(channel)
+                if fault is not None:
+                    kind, value = fault
+                    raw = value if kind == FAULT_STUCK else raw + value * per_seed
+            raw = round(raw)
+            values.append(RAW_MIN if raw < RAW_MIN else RAW_MAX if raw > RAW_MAX else raw)
+        self.sample_count += 1
+        return values
+
+    def _new_drift_segment(self, channel: int, now: int) -> None:
+        """Carry the drift on from where it is, at a new slope, for a new stretch of time."""
+        self._drift_offset[channel] += self._drift_slope[channel] * (
+            now - self._drift_start_ms[channel])
+        per_ms = self.drift_per_min * self.per_seed_raw[channel] / 60_000
+        self._drift_slope[channel] = self.rng.uniform(-per_ms, per_ms)
+        self._drift_start_ms[channel] = now
+        self._drift_end_ms[channel] = now + self.rng.randint(*DRIFT_SEGMENT_MS)
+
+    def _spike_gap(self) -> int:
+        """Samples until the next spike on a channel: geometric with mean 1 / spike_rate
+        (0 never counts down to a spike: no spikes)."""
+        if self.spike_rate == 0:
+            return 0
+        u = 1.0 - self.rng.random()        # (0, 1]: log(u) is finite
+        return 1 + int(math.log(u) / math.log(1.0 - self.spike_rate))
+
+
+class DigitalSensors(_Sampler):
+    """A digital sensor in every pit (2n channels, the stores have none): 1 while the hand is
+    in the pit, with bounces and injectable stuck faults. See the module docstring."""
+
+    def __init__(self, board: PhysicalBoard, clock: SimClock, rng: random.Random,
+                 bounce_rate: float = 0.01, rate_hz: float = 200) -> None:
+        """`bounce_rate`: the fraction of activations that bounce. `rate_hz`: how often
+        `frames` polls (200 Hz, a modest poll loop on a Pi: some bounces fall between two
+        polls, as they do for real; poll faster to see every one)."""
+        super().__init__(board, clock, rate_hz)
+        if not 0 <= bounce_rate <= 1:
+            raise ValueError("bounce_rate must be in [0, 1], not %r" % (bounce_rate,))
+        self.rng = rng
+        self.channels = board.size
+        self.bounce_rate = bounce_rate
+        self.faults: dict[int, int] = {}
+        self.bounce_count = 0           # activations that bounced so far
+        self._visits_seen = 0           # board visits whose bounce is already decided
+        self._flickers: list[tuple[int, int, int]] = []     # (start_ms, end_ms, pit) to come
+
+    def inject_fault(self, pit: int, stuck_at: int) -> None:
+        """Make `pit` read `stuck_at` (0 or 1) until `clear_fault`: a dirty IR window, a
+        shorted touch pad, a broken wire."""
+        if isinstance(pit, bool) or not isinstance(pit, int) or not 0 <= pit < self.channels:
+            raise ValueError("pit must be 0..%d, not %r" % (self.channels - 1, pit))
+        if stuck_at not in (0, 1):
+            raise ValueError("stuck_at must be 0 or 1, not %r" % (stuck_at,))
+        self.faults[pit] = stuck_at
+
+    def clear_fault(self, pit: int | None = None) -> None:
+        """Mend `pit`, or every pit when None."""
+        if pit is None:
+            self.faults.clear()
+        else:
+            self.faults.pop(pit, None)
+
+    def sample(self) -> list[int]:
+        """One reading (0 or 1) per pit at the clock's current time."""
+        now = self.clock.now_ms
+        self._decide_bounces()
+        values = [0] * self.channels
+        visit = self.board.visit_at(now)
+        if visit is not None and visit.place < self.channels:
+            values[visit.place] = 1
+        if self._flickers:
+            self._flickers = [f for f in self._flickers if f[1] > now]
+            for start, end, pit in self._flickers:
+                if start <= now:
+                    values[pit] ^= 1
+        for pit, stuck_at in self.faults.items():
+            values[pit] = stuck_at
+        return values
+
+    def _decide_bounces(self) -> None:
+        """Decide, once and in log order, whether each new activation of a pit bounces, and
+        where: just after the hand arrives (1, 0, 1) or just after it leaves (0, 1, 0)."""
+        visits = self.board.visits
+        rng = self.rng
+        for visit in visits[self._visits_seen:]:
+            if visit.place >= self.channels or rng.random() >= self.bounce_rate:
+                continue
+            edge = visit.start_ms if rng.random() < 0.5 else visit.end_ms
+            start = edge + rng.randint(*BOUNCE_DELAY_MS)
+            self._flickers.append((start, start + rng.randint(*BOUNCE_LENGTH_MS), visit.place))
+            self.bounce_count += 1
+        self._visits_seen = len(visits)
+
+
+def _per_channel(value, channels: int, name: str, kind: type) -> list:
+    """`value` as a list of `channels` numbers: one value for all, or a sequence of them."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [kind(value)] * channels
+    values = [kind(v) for v in value]
+    if len(values) != channels:
+        raise ValueError("%s: %d values for %d channels" % (name, len(values), channels))
+    return values
+
+
+def _clamp(raw: int) -> int:
+    """What the HX711 gives for `raw`: saturated at its rails."""
+    return RAW_MIN if raw < RAW_MIN else RAW_MAX if raw > RAW_MAX else raw
