@@ -70,6 +70,7 @@ class Guide:
         self.flagged = {}                           # activity mode: pit -> touches to clear it
         self.mistake = None                         # the mistake on show, or None
         self.frame = Frame(self.size)
+        self._last = None                           # the last reading (counts, settled)
         self._await()
 
     # --- what the owner of the guide calls ------------------------------------------------
@@ -89,14 +90,24 @@ class Guide:
         if settled is None:
             settled = [True] * self.size
         self._note_faults(faults)
+        self._last = (counts[:], settled[:])
+        self._judge(counts, settled)
+        self._render()
+        return self.frame
+
+    def _judge(self, counts, settled):
         if self.phase == AWAIT:
             self._await_reading(counts, settled)
         elif self.phase == SOWING:
             self._sowing_reading(counts, settled)
         elif self.phase == SKIP or self.phase == RESTORE:
             self._target_reading(counts, settled)
-        self._render()
-        return self.frame
+
+    def _rejudge(self):
+        """After a phase change from a button: judge the last reading again at once, so the
+        difference view shows without waiting for the board to change."""
+        if self.mode == COUNTING and self._last is not None:
+            self._judge(self._last[0], self._last[1])
 
     def touch(self, pit):
         """Activity mode: the digital sensor of `pit` saw a hand. Returns the frame."""
@@ -122,19 +133,21 @@ class Guide:
 
     def confirm(self):
         """A person vouches for the places whose sensors are faulty (or, in activity mode, for
-        a skip-ahead or takeback done by hand)."""
+        a takeback done by hand, which digital sensors cannot check)."""
         self.confirmed = True
-        if self.mode == ACTIVITY and self.phase in (SKIP, RESTORE):
+        if self.mode == ACTIVITY and self.phase == RESTORE:
             self._target_reached()
             self._render()
 
     def skip_ahead(self):
-        """Set the board to the result of the move at once (offered after a few relay laps)."""
-        if self.phase != SOWING:
+        """Set the board to the result of the move at once (offered after a few relay laps).
+        Counting mode only: digital sensors could not check the board that results."""
+        if self.phase != SOWING or self.mode != COUNTING:
             return False
         self.phase = SKIP
         self.target = self._final_board()
         self.events.append(("skip_ahead", self.move))
+        self._rejudge()
         self._render()
         return True
 
@@ -149,6 +162,8 @@ class Guide:
         else:
             return False
         self._restore()
+        self._rejudge()
+        self._render()
         return True
 
     def resync(self):
@@ -159,12 +174,33 @@ class Guide:
             self.phase = RESTORE
         elif self.phase == AWAIT:
             self._restore()
+        self._rejudge()
         self._render()
 
     def resume_move(self, move, done):
         """Carry on a move that was under way, `done` steps in (after a restart)."""
         self._start(move, done)
         self._render()
+
+    def consistent(self, counts):
+        """True when `counts` (a true, settled board) is one the guide would accept now: the
+        board as it is, a few steps on, or the target of a skip-ahead or takeback. What a
+        simulator uses to tell a real mistake from a false alarm."""
+        settled = [True] * self.size
+        if self.phase == SOWING:
+            return self._ahead(counts, settled, self.board, self.script, self.done,
+                               self.mover) is not None
+        if self.phase == SKIP or self.phase == RESTORE:
+            return counts == self.target.places()
+        if self.phase == AWAIT:
+            if counts == self.board.places():
+                return True
+            for move in self.game.legal_moves():
+                if self._ahead(counts, settled, self.board, self._script(move), 0,
+                               self.game.to_move):
+                    return True
+            return False
+        return counts == self.board.places()
 
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
@@ -239,7 +275,7 @@ class Guide:
         if self.done == len(self.script):
             if not self.flagged:        # activity mode: a flashing pit must be put right first
                 self._complete()
-        elif (not self.skip_offered and self.laps > SKIP_AFTER_LAPS
+        elif (self.mode == COUNTING and not self.skip_offered and self.laps > SKIP_AFTER_LAPS
               and len(self.script) - self.done >= SKIP_MIN_STEPS):
             self.skip_offered = True
             self.events.append(("skip_offered", self.move))

@@ -51,11 +51,13 @@ def test_resume_in_the_middle_of_a_move():
 
 
 def test_file_storage_round_trip():
-    storage = FileStorage("journal-test.txt")
+    path = "/tmp/layli-journal-test.txt"        # /tmp exists on Linux and in MicroPython's FS
+    storage = FileStorage(path)
     session = Session(storage, "layli-goobalay")
     counts = session.game.pits + [0, 0]
     counts[0] = 0
     session.update(counts)
     storage.close()
-    again = Session.resume(FileStorage("journal-test.txt"))
+    again = Session.resume(FileStorage(path))
     assert again.guide.phase == SOWING and again.guide.move == 1
+    storage.clear()
