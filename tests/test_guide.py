@@ -78,8 +78,10 @@ def play_activity(variant, seed, rate):
         assert action[0] != "wait", (guide.phase, guide.frame, counts)
         if action[0] != "touch":
             apply_action(action, counts, player)
-        if action[1] < pits:
-            guide.touch(action[1])
+        touched = [action[1], action[2]] if action[0] == "move" else [action[1]]
+        for pit in touched:                     # a move's hand goes into both places
+            if pit < pits:
+                guide.touch(pit)
         if len(player.mistakes) > made_before:
             made += 1
             assert guide.frame.pattern(action[1]) == FLASH     # shown at once

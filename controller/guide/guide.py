@@ -68,6 +68,7 @@ class Guide:
         self.faults = [None] * self.size
         self.confirmed = False                      # confirm() pressed for a faulty place
         self.flagged = {}                           # activity mode: pit -> touches to clear it
+        self.uur_half = False                       # activity mode: an Uur's seed is out
         self.mistake = None                         # the mistake on show, or None
         self.frame = Frame(self.size)
         self._last = None                           # the last reading (counts, settled)
@@ -124,7 +125,9 @@ class Guide:
                 self._flag(pit, "illegal_pit")
         elif self.phase == SOWING and self.done < len(self.script):
             step = self.script[self.done]
-            if pit == self._step_place(step):
+            if step[0] == "uur" and not self.uur_half and pit == step[2]:
+                self.uur_half = True            # the seed is out; it must go into step[1]
+            elif pit == self._step_place(step):
                 self._advance(1)
             else:
                 self._flag(pit, "wrong_pit" if step[0] == "drop" else "outside_script")
@@ -264,6 +267,7 @@ class Guide:
         """Accept `steps` more steps of the script."""
         self.mistake = None
         self.confirmed = False
+        self.uur_half = False
         for _ in range(steps):
             step = self.script[self.done]
             self.board.apply(step, self.mover)
@@ -345,7 +349,7 @@ class Guide:
 
     def _await_reading(self, counts, settled):
         if self._agrees(counts, settled, self.board.places(), ()):
-            self.mistake = None
+            self._clear_mistake(settled)
             return
         game = self.game
         for move in game.legal_moves():
@@ -364,7 +368,19 @@ class Guide:
         if steps:
             self._advance(steps)
         else:
-            self.mistake = None
+            self._clear_mistake(settled)
+
+    def _clear_mistake(self, settled):
+        """The board agrees again: the mistake on show goes once its places have settled (a
+        hand still putting it right must not see the old guidance come back too early)."""
+        mistake = self.mistake
+        if mistake is None:
+            return
+        places = list(mistake[1]) if mistake[0] == "difference" else [mistake[1]]
+        for place in places:
+            if not settled[place]:
+                return
+        self.mistake = None
 
     def _next_boards(self):
         boards = [self.board.places()]
@@ -432,10 +448,10 @@ class Guide:
     # --- activity mode --------------------------------------------------------------------
 
     def _step_place(self, step):
-        """The pit a step's hand goes into (what a digital sensor sees)."""
-        kind = step[0]
-        if kind == "uur":
-            return step[2]          # one seed out of this pit (then into step[1])
+        """The pit a step's hand goes into (what a digital sensor sees); an Uur step has two,
+        out of step[2] then into step[1], and ends with the second."""
+        if step[0] == "uur" and not self.uur_half:
+            return None
         return step[1]
 
     def _flag(self, pit, kind):
@@ -516,7 +532,8 @@ class Guide:
             frame.set(step[1], owner, TAKE)
             frame.set(stores + step[3], owner, STEADY)
         elif kind == "uur":
-            frame.set(step[2], colour, UUR_FROM)
+            if not self.uur_half:
+                frame.set(step[2], colour, UUR_FROM)
             frame.set(step[1], colour, UUR_TO)
 
     def _render_target(self, frame):
