@@ -24,6 +24,9 @@ COMMANDS = [
     (("bench", "rules"), "controller.bench",
      "measure the rules engine (playouts/s, moves/s, MicroPython heap)"),
     (("play",), "controller.play", "play a game in the terminal"),
+    (("bench", "guide"), "controller.bench_guide",
+     "what one sensor frame costs: sensing and the guide, on CPython and MicroPython"),
+    (("sim",), "simulator.cli", "play whole games on the simulated board (headless)"),
 ]
 
 

@@ -4,6 +4,8 @@ assertions: the figures depend on the machine)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import os
 
 import pytest
@@ -79,3 +81,16 @@ def test_bench_without_micropython(capsys, monkeypatch, tmp_path):
     assert captured.out == ""
     assert captured.err.startswith("layli: error: ") and captured.err.count("\n") == 1
     assert "npm ci --prefix firmware" in captured.err
+
+
+def test_bench_guide_reports_the_cost_of_a_frame():
+    result = subprocess.run([sys.executable, "-m", "controller", "bench", "guide", "--variant",
+                             "mangala-iv", "--runs", "1", "--json"],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["variant"] == "mangala-iv" and report["sim_seconds"] > 60
+    for runtime in ("cpython", "micropython"):
+        figures = report[runtime]
+        assert figures["frames"] > 1000 and figures["guide_updates"] > 10
+        assert figures["us_per_frame"] > 0 and figures["us_per_guide_update"] > 0

@@ -1,0 +1,28 @@
+"""The sensing layer: raw sensor frames -> a stable reading per pit and store (portable core).
+
+Two kinds of boards (ARCHITECTURE.md, hardware profiles):
+
+- **counting** (`pico-bridge`, `pico-standalone`): a load cell per pit and per store. Calibrate
+  once with a `Calibrator` (tare, weigh K seeds, weigh single seeds), keep the `Calibration`,
+  then feed frames to a `CountingSensor`: per channel a count, settled or not, a confidence and
+  a fault. Channels are places: the 2n pits in absolute index order, then South's store (2n)
+  and North's store (2n+1).
+- **activity** (`pi-direct`): a digital sensor per pit; an `ActivitySensor` debounces it into
+  activations.
+
+::
+
+    from controller.sensing import Calibration, CountingSensor
+    sensor = CountingSensor(calibration)
+    changed = sensor.feed(t_ms, raw)        # raw: one int per channel, 80 frames a second
+    sensor.counts, sensor.settled, sensor.confidence, sensor.faults
+
+Bad input raises `SensingError` (a ValueError) with one line naming the channel.
+
+Portable core: MicroPython subset.
+"""
+
+from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, place_name
+from .calibration import Calibration, Calibrator, seed_spread, reliable_count
+from .counting import CountingSensor, Reading, count_confidence, median5
+from .activity import ActivitySensor

@@ -1,0 +1,485 @@
+"""Counting seeds by weight: raw load-cell frames -> a stable count for every pit and store.
+
+    >>> from controller.sensing import Calibration, CountingSensor
+    >>> sensor = CountingSensor(Calibration([0, 0, 0, 0], [1000, 1000, 1000, 1000], noise=50))
+    >>> for frame in range(30):                         # 375 ms at 80 frames a second
+    ...     changed = sensor.feed(frame * 12.5, [4000 + 40 * (frame % 3 - 1), frame % 2,
+    ...                                           frame % 3 - 2, 12005 - frame % 5])
+    >>> sensor.counts, sensor.settled
+    ([4, 0, 0, 12], [True, True, True, True])
+    >>> sensor.reading(0).count, round(sensor.reading(0).confidence, 2)
+    (4, 1.0)
+
+One frame arrives every 12.5 ms (80 per second, an HX711 at its fast rate) with one raw reading
+per channel: the 2n pits, then South's store, then North's store (see `frames`). Each channel
+goes through the same small filter, a few integer operations a frame; floats only when a steady
+value is judged (every 100 ms):
+
+1. **Range.** A reading at or beyond the converter's limits (the HX711 clips at -2**23 and
+   2**23 - 1) is no weight: the channel reports a fault and the reading goes no further.
+2. **Stuck.** A real cell always shows noise; the exact same reading for `stuck_ms` means a
+   disconnected channel or a hung converter: a fault.
+3. **Spikes.** The median of the last 5 readings. One or two wild readings among five (spikes
+   of a few seeds come about once in 2,000) never move it; it lags two frames (25 ms).
+4. **Band.** The filtered value must stay within `tolerance` seeds of the mean of the current
+   band of frames. Leaving the band starts a new one: the place is unsettled (a seed falling in,
+   a hand in the pit). A step of one seed always leaves it.
+5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
+   hand resting on the pit trembles more than that) is judged, then again every 100 ms: its
+   mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
+   wrong, a cell pushed up); otherwise the nearest count k with a `confidence`
+   (`count_confidence`) becomes the count, settled, when the confidence reaches `accept`. A
+   steady value that is not close to a whole number of seeds (something else on the pit) stays
+   unsettled and keeps the last count.
+6. **Re-zero.** The first accepted count of a band that is within TRACK_LIMIT (0.35 seed) of x
+   re-zeroes the channel: `drift` takes up the residual x - k at once. Seeds differ in mass, so
+   30 seeds weigh 30 mean seeds give or take sqrt(30) * spread; once the place has settled at
+   30, the next seed is counted against the 30 as they actually weigh, and only the seeds that
+   came or went since (`ref`, the count last zeroed on) add mass error. This is what makes
+   stores, which only fill, countable up to any number of seeds.
+7. **Drift.** Load cells creep (up to 0.2 seed a minute in the simulator, more with heat).
+   While a channel stays settled, `drift` follows the residual with a time constant of
+   `track_ms`, so the residual goes to zero. A miscount cannot be tracked in: a wrong count is
+   at least half a seed off, and only residuals within TRACK_LIMIT are followed.
+
+A session starts from a calibration made earlier; if the cells crept since, `retare(channel,
+count)` declares what a place holds when the players confirm the board (at set-up).
+
+A faulty channel keeps its last good count, unsettled, with confidence 0 and the reason in
+`faults`: it never reports a count it did not see. A frame of the wrong length, a reading that
+is not an int or time running backwards raises a SensingError and changes nothing.
+
+Memory is fixed at start: a ring of 5 readings and a few numbers per channel. On a Pico, floats
+are single precision (24 bits), so the tare stays an int and drift is kept apart from it: a
+fraction of a raw unit added to a tare near 2**23 would be lost.
+
+Portable core: MicroPython subset.
+"""
+
+from collections import namedtuple
+from math import exp, sqrt
+
+try:
+    from .frames import SensingError, channel_name, check_frame, check_time
+except ImportError:
+    from frames import SensingError, channel_name, check_frame, check_time
+
+try:
+    from micropython import const      # MicroPython inlines these where they are used
+except ImportError:
+    def const(value):
+        return value
+
+RING = const(5)             # readings the median filter holds (median5 is written for 5)
+JUDGE_MS = const(100)       # a settled channel is judged again every 100 ms (8 frames at 80 Hz)
+BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
+MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
+MOTION_FRAMES = const(16)
+OK = const(0)               # why a channel is down: it is not
+RANGE = const(1)            # a reading at or beyond the converter's limits
+STUCK = const(2)            # the same reading for stuck_ms
+
+NEGATIVE = -0.5             # seeds: below this a place reads less than empty: a fault
+MEDIAN_STEP = 0.455         # mean |m(t) - m(t-3)| of the median of 5 m, in noise sigmas
+MEDIAN_VARIANCE = 1.25      # a mean of n medians of 5 has variance 1.25 sigma**2 / n
+SIGMA_FLOOR = 0.04          # seeds: what calibration and drift tracking leave uncertain
+OTHER = 0.02                # likelihood that a value is no whole number of seeds (see below)
+TRACK_LIMIT = 0.35          # drift is tracked only on counts this close (and accepted)
+STUCK_NOISE = 0.3           # raw units: a channel this noisy never repeats a reading for long
+FLAT_NOISE = 1.0            # raw units: ... nor for a whole settle time
+
+# One channel: `count` (int, the last settled count; None before the first), `settled` (bool),
+# `confidence` (0..1), `fault` (None or a short text), `value` (float: the last judged value in
+# seeds, None before the first). (No docstring: MicroPython's namedtuple types take none.)
+Reading = namedtuple("Reading", ("count", "settled", "confidence", "fault", "value"))
+
+
+def median5(a, b, c, d, e):
+    """The median of five numbers in six comparisons, without a list (no allocation: this
+    runs for every channel of every frame).
+
+        >>> median5(3, 900, 1, 2, -50)
+        2
+    """
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:                   # pairs (a <= b) and (c <= d); swap them so that a <= c
+        a, b, c, d = c, d, a, b
+    # a is below b, c and d: at most one value (e) is smaller, so a is not the median
+    a = e
+    if a > b:
+        a, b = b, a
+    if a > c:
+        a, b, c, d = c, d, a, b
+    # the same again: a ranks first or second of the five; b, c, d are the top three
+    return b if b < c else c
+
+
+def count_confidence(x, k, spread, sigma, ref=0):
+    """How sure a value of `x` seeds is `k` seeds (0..1), on a channel last zeroed with `ref`
+    seeds on it (0: the calibration's tare).
+
+    Each candidate count j (k - 1, k, k + 1) explains x with a normal likelihood whose variance
+    is what the place can show at j seeds: ``|j - ref| * spread**2`` (the masses of the seeds
+    that came or went since the channel was zeroed differ from the mean seed), plus
+    ``sigma**2`` (the noise left in the averaged value), plus SIGMA_FLOOR**2 (calibration and
+    drift tracking are not exact). Against them stands OTHER, a constant likelihood that the
+    value is no whole number of seeds at all (a hand resting on the pit, a foreign object). The
+    confidence is k's share of the total: near 1 when x is close to k, and falling fast when x
+    is several deviations from every count (halfway between two small counts, it is near 0:
+    seeds do not differ that much, so something else is on the place).
+
+        >>> round(count_confidence(4.0, 4, 0.02, 0.01), 3)
+        0.999
+        >>> round(count_confidence(4.2, 4, 0.02, 0.01), 3)        # 3.5 deviations off
+        0.67
+        >>> round(count_confidence(4.5, 4, 0.02, 0.01), 3)        # no whole number
+        0.0
+        >>> round(count_confidence(40.2, 40, 0.02, 0.01), 3)      # 40 seeds vary more...
+        0.992
+        >>> round(count_confidence(40.2, 40, 0.02, 0.01, 36), 3)  # ...than the 4 that came
+        0.67
+    """
+    floor = SIGMA_FLOOR * SIGMA_FLOOR + sigma * sigma
+    spread2 = spread * spread
+    total = OTHER
+    mine = 0.0
+    for j in (k - 1, k, k + 1):
+        if j < 0:
+            continue
+        variance = (j - ref if j >= ref else ref - j) * spread2 + floor
+        z2 = (x - j) * (x - j) / variance
+        if z2 > 100:
+            continue            # exp(-50): nothing next to the others
+        likelihood = exp(-0.5 * z2) / sqrt(variance)
+        total += likelihood
+        if j == k:
+            mine = likelihood
+    return mine / total
+
+
+class _Channel:
+    """The filter state of one channel: fixed size, made once."""
+
+    __slots__ = ("low", "high", "tol", "calm", "quiet", "stuck", "flat", "ring", "pos",
+                 "same_since", "down", "bad", "base", "acc", "n", "motion", "since", "due",
+                 "judged_at", "drift", "ref", "fresh")
+
+    def __init__(self, low, high, tol, calm, quiet, stuck, flat):
+        self.low = low              # readings at or beyond these are out of range
+        self.high = high
+        self.tol = tol              # the band's half-width, raw units (int)
+        self.calm = calm            # `motion` of noise alone (int, raw units)
+        self.quiet = quiet          # the most `motion` of a quiet band
+        self.stuck = stuck          # ms of one repeated reading that make a fault (0: never)
+        self.flat = flat            # True: a reading repeated for a settle time is suspect
+        # ring[0:5]: the last 5 readings; ring[5:10]: the last 5 filtered values (medians);
+        # pos: where the next of each goes (ring[pos], ring[5 + pos])
+        self.ring = [0] * (2 * RING)
+        self.pos = 0
+        self.same_since = None      # when the reading stopped changing (None: it changes)
+        self.down = OK              # RANGE or STUCK while the channel is faulty...
+        self.bad = None             # ... and the reading that made it so
+        self.base = 0               # the band: its first filtered value, raw
+        self.acc = 0                # sum of (filtered - base) over the band
+        self.n = 0                  # frames in the band; 0: the filter starts afresh
+        self.motion = 0             # MOTION_FRAMES * the recent mean |filtered change|
+        self.since = 0              # when the band started, ms
+        self.due = 0                # when the band is judged next, ms
+        self.judged_at = 0          # when it was last judged, ms
+        self.drift = 0.0            # tracked drift, raw units, apart from the int tare
+        self.ref = 0                # the count the channel was last re-zeroed on (tare: 0)
+        self.fresh = True           # no confident count yet in this band
+
+
+class CountingSensor:
+    """Seed counts from load-cell frames; see the module's docstring for the filter.
+
+    `feed(t_ms, raw)` takes one frame and returns the channels whose count, settled flag or
+    fault changed in it. Per channel, kept up to date in place (read them, do not change them):
+    `counts` (int; None before the first settled value), `settled`, `confidence`, `faults`
+    (None or a short text) and `values` (the last judged value in seeds); `reading(channel)`
+    bundles them.
+
+    Parameters (defaults for an HX711 at 80 Hz and seeds of about 2% mass spread):
+
+    - `settle_ms=200`: how long a value must hold before a new count is accepted. A seed
+      dropped into a pit bounces and the plate rings for about 100 ms; 200 ms of steadiness is
+      16 frames, whose mean is 4 times less noisy than one frame; and a player sees 0.2 s as
+      immediate. A count follows a step about settle_ms + 25 ms after it.
+    - `tolerance=0.3`: the band's half-width in seeds. Noise at 0.05 seed a frame moves the
+      median of 5 by 0.03 seed: 0.3 is ten deviations away, so noise never breaks a band, and a
+      seed (1.0) always does.
+    - `accept=0.5`: the confidence a new count needs (more likely this count than anything
+      else).
+    - `track_ms=10000`: the time constant of drift tracking. At 0.2 seed a minute the tracked
+      value lags 0.03 seed behind; short enough to follow a warming cell.
+    - `stuck_ms=2000`: how long a reading may stay exactly the same. Noise of even 0.3 raw
+      unit makes 160 equal readings in a row practically impossible. Channels calibrated with
+      less noise (a noiseless simulation) are not checked; channels with 1 raw unit or more are
+      also never settled on a reading that has not changed for a whole settle time.
+    - `motion=3.5`: a band is quiet while its filtered value moves at most this many times what
+      noise alone makes it move. The movement is |m(t) - m(t-3)|, the change of the median over
+      3 frames (noise alone: 0.455 deviations on average), averaged over the last 16 frames or
+      so. Over 3 frames rather than 1: the median of 5 turns a few noise readings that happen
+      to alternate high and low into a large frame-to-frame swing, which the 3-frame change
+      hardly sees, while a tremble shows better. Noise alone reached 2.9 times its mean at most
+      in 4 million simulated frames: 3.5 keeps false alarms out. It catches a hand trembling by
+      0.15 seed at 6..10 Hz, or 0.2 seed at 4..12 Hz, inside the band within 0.2..0.4 s;
+      smaller or slower trembles go unnoticed, which is harmless: inside the band the mean, and
+      so the count, stays right. A hand that presses or lifts by more than the band unsettles
+      the place at once.
+    """
+
+    __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
+                 "motion", "counts", "settled", "confidence", "faults", "values", "_channels",
+                 "_t")
+
+    def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
+                 stuck_ms=2000, motion=3.5):
+        if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
+            raise SensingError("a CountingSensor needs a Calibration, not %s"
+                               % type(calibration).__name__)
+        _positive(settle_ms, "settle_ms")
+        _positive(tolerance, "tolerance")
+        _positive(track_ms, "track_ms")
+        _positive(stuck_ms, "stuck_ms")
+        _positive(motion, "motion")
+        if not 0 < tolerance < 1:
+            raise SensingError("tolerance %r must be between 0 and 1 seed" % (tolerance,))
+        if isinstance(accept, bool) or not isinstance(accept, (int, float)) or not (
+                0 < accept < 1):
+            raise SensingError("accept %r must be a confidence between 0 and 1" % (accept,))
+        self.calibration = calibration
+        self.settle_ms = settle_ms
+        self.tolerance = tolerance
+        self.accept = accept
+        self.track_ms = track_ms
+        self.stuck_ms = stuck_ms
+        self.motion = motion
+        size = len(calibration.tare)
+        self._channels = []
+        for i in range(size):
+            per_seed = calibration.per_seed[i]
+            noise = calibration.noise[i]
+            # a channel calibrated without noise (a noiseless simulation) repeats its readings
+            # legitimately: no stuck check there
+            stuck = stuck_ms if noise >= STUCK_NOISE else 0
+            flat = noise >= FLAT_NOISE
+            if noise < 1:
+                noise = 1.0     # readings are ints: a median that moves moves a whole unit
+            tol = int(tolerance * per_seed)
+            calm = MOTION_FRAMES * MEDIAN_STEP * noise
+            self._channels.append(_Channel(calibration.low[i], calibration.high[i],
+                                           tol if tol > 0 else 1, int(calm), motion * calm,
+                                           stuck, flat))
+        self.counts = [None] * size
+        self.settled = [False] * size
+        self.confidence = [0.0] * size
+        self.faults = [None] * size
+        self.values = [None] * size
+        self._t = None
+
+    @property
+    def channels(self):
+        return len(self._channels)
+
+    def reading(self, channel):
+        """Channel `channel`'s Reading(count, settled, confidence, fault, value)."""
+        return Reading(self.counts[channel], self.settled[channel], self.confidence[channel],
+                       self.faults[channel], self.values[channel])
+
+    def drift(self, channel):
+        """The drift tracked on `channel` since calibration, in seeds."""
+        return self._channels[channel].drift / self.calibration.per_seed[channel]
+
+    def feed(self, t_ms, raw):
+        """Take one frame: `t_ms` (milliseconds, never decreasing) and `raw` (one int per
+        channel). Returns the list of channels whose count, settled flag or fault changed."""
+        check_time(t_ms, self._t)
+        channels = self._channels
+        size = len(channels)
+        check_frame(raw, size)
+        self._t = t_ms
+        changed = []
+        settled = self.settled
+        for i in range(size):
+            ch = channels[i]
+            v = raw[i]
+            if v <= ch.low or v >= ch.high:
+                if self._down(i, ch, RANGE, v):
+                    changed.append(i)
+                continue
+            ring = ch.ring
+            if ch.n == 0:
+                # the first reading, or the first good one after a fault: start afresh, with
+                # a full settle time before any count
+                if ch.down != OK:
+                    if ch.down == STUCK and v == ch.bad:
+                        continue                # still the same reading: still stuck
+                    ch.down = OK
+                    self.faults[i] = None
+                    changed.append(i)
+                ring[0] = ring[1] = ring[2] = ring[3] = ring[4] = v
+                ch.pos = 0
+                ch.same_since = None
+                self._band(ch, v, t_ms)
+                continue
+            pos = ch.pos
+            if v == ring[pos - 1 if pos else RING - 1]:
+                # the same reading as the last frame: how long has this been going on?
+                same = ch.same_since
+                if same is None:
+                    ch.same_since = t_ms
+                elif ch.stuck and t_ms - same >= ch.stuck:
+                    if self._down(i, ch, STUCK, v):
+                        changed.append(i)
+                    continue
+            elif ch.same_since is not None:
+                ch.same_since = None
+            ring[pos] = v
+            m = median5(ring[0], ring[1], ring[2], ring[3], ring[4])
+            ch.pos = pos + 1 if pos < RING - 1 else 0
+            n = ch.n
+            dev = m - ch.base
+            off = dev - ch.acc // n
+            tol = ch.tol
+            if off > tol or off < -tol:
+                # out of the band: something moves; a new band starts at this value
+                self._band(ch, m, t_ms)
+                if settled[i]:
+                    settled[i] = False
+                    changed.append(i)
+                self.confidence[i] = 0.0
+                continue
+            ch.acc += dev
+            if n > 2:
+                # two frames after the band started, the ring holds only readings of it: from
+                # then on the median moves by noise alone, unless something trembles. The
+                # movement is m(t) - m(t-3): ring[5 + (pos - 3) % 5]
+                step = m - ring[pos + 7 if pos < 3 else pos + 2]
+                # a running mean over about MOTION_FRAMES frames, kept as MOTION_FRAMES times
+                # the mean in an int: motion += |step| - motion / MOTION_FRAMES
+                ch.motion += (step if step >= 0 else -step) - (ch.motion >> MOTION_SHIFT)
+            ring[pos + RING] = m
+            n += 1
+            if n >= BAND_CAP:
+                # halve the band's weight: its mean stays, old frames fade (drift moves on)
+                n >>= 1
+                ch.acc //= 2
+            ch.n = n
+            if t_ms >= ch.due:
+                ch.due = t_ms + JUDGE_MS
+                if self._judge(i, ch, t_ms):
+                    changed.append(i)
+        return changed
+
+    def retare(self, channel, count=0):
+        """Declare that `channel` now holds `count` seeds: its drift is set so that the current
+        value reads exactly `count`. For the moments the players confirm the board (set-up, an
+        empty board at the end); the channel must be steady for settle_ms first."""
+        if isinstance(channel, bool) or not isinstance(channel, int) or not (
+                0 <= channel < len(self._channels)):
+            raise SensingError("there is no channel %r" % (channel,))
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise SensingError("%s: count %r is not a number of seeds" % (
+                channel_name(channel, len(self._channels)), count))
+        ch = self._channels[channel]
+        if ch.down != OK or ch.n == 0 or self._t is None or self._t - ch.since < self.settle_ms:
+            raise SensingError("%s is not steady: keep hands off for %d ms, then retare" % (
+                channel_name(channel, len(self._channels)), self.settle_ms))
+        cal = self.calibration
+        ch.drift = (ch.base - cal.tare[channel]) + ch.acc / ch.n - count * cal.per_seed[channel]
+        ch.ref = count
+        ch.fresh = False
+        ch.due = self._t        # judged again at the next frame
+
+    # --- inside the filter ---------------------------------------------------------------------
+
+    def _band(self, ch, m, t_ms):
+        """Start a new band at filtered value `m`."""
+        ch.base = m
+        ch.acc = 0
+        ch.n = 1
+        ch.motion = ch.calm     # assume noise alone until the band shows otherwise
+        ring = ch.ring
+        ring[5] = ring[6] = ring[7] = ring[8] = ring[9] = m
+        ch.since = t_ms
+        ch.due = t_ms + self.settle_ms
+        ch.judged_at = t_ms
+        ch.fresh = True
+
+    def _down(self, i, ch, why, v):
+        """Channel i is faulty (a reading out of range, or stuck): it keeps its count, unsettled,
+        and starts afresh when good readings return. True when its state changed."""
+        ch.n = 0
+        was = self.faults[i]
+        if ch.down == why and v == ch.bad:
+            return False        # the same fault as the last frame: no text to build
+        ch.down = why
+        ch.bad = v
+        if why == RANGE:
+            text = "raw %d out of range %d..%d (saturated)" % (v, ch.low + 1, ch.high - 1)
+        else:
+            text = "constant raw %d for %d ms: disconnected?" % (v, int(self.stuck_ms))
+        self.faults[i] = text
+        self.confidence[i] = 0.0
+        settled = self.settled[i]
+        self.settled[i] = False
+        return settled or was != text
+
+    def _judge(self, i, ch, t_ms):
+        """Judge channel i's steady band: count, settled, confidence, fault, drift. True when
+        the count, the settled flag or the fault changed."""
+        cal = self.calibration
+        per_seed = cal.per_seed[i]
+        n = ch.n
+        x = ((ch.base - cal.tare[i]) + ch.acc / n - ch.drift) / per_seed
+        self.values[i] = x
+        elapsed = t_ms - ch.judged_at
+        ch.judged_at = t_ms
+        count = self.counts[i]
+        if x < NEGATIVE:
+            return self._set(i, count, False, 0.0,
+                             "reads below empty (under -0.5 seed): tare off or cell pushed up")
+        if ch.motion > ch.quiet:
+            return self._set(i, count, False, 0.0, None)     # steady on average, yet trembling
+        if ch.flat and ch.same_since is not None and t_ms - ch.same_since >= self.settle_ms:
+            # not one reading changed for a settle time: no real cell is that still, so this
+            # may be a channel going dead; the stuck fault follows if it stays so
+            return self._set(i, count, False, 0.0, None)
+        k = int(x + 0.5)
+        sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
+        confidence = count_confidence(x, k, cal.spread, sigma, ch.ref)
+        if confidence < self.accept:
+            return self._set(i, count, False, confidence, None)
+        residual = x - k
+        if -TRACK_LIMIT <= residual <= TRACK_LIMIT:
+            if ch.fresh:
+                # the first confident count of a band: re-zero on it, so that the next change
+                # is measured from here (only the seeds that move then add mass error)
+                ch.drift += residual * per_seed
+                ch.ref = k
+                ch.fresh = False
+            else:
+                # settled and still: follow the slow creep of the cell
+                if elapsed > self.settle_ms:
+                    elapsed = self.settle_ms
+                ch.drift += residual * per_seed * elapsed / self.track_ms
+        return self._set(i, k, True, confidence, None)
+
+    def _set(self, i, count, settled, confidence, fault):
+        changed = (count != self.counts[i] or settled != self.settled[i]
+                   or fault != self.faults[i])
+        self.counts[i] = count
+        self.settled[i] = settled
+        self.confidence[i] = confidence
+        self.faults[i] = fault
+        return changed
+
+
+def _positive(value, what):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SensingError("%s %r must be a positive number" % (what, value))

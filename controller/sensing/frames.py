@@ -1,0 +1,97 @@
+"""What the sensing modules share: the error they raise, the places a channel stands for, and the
+checks every incoming frame passes before it may change anything.
+
+A counting board has one channel per place: the 2n pits in absolute index order (RULES.md
+section 1), then South's store (channel 2n) and North's store (channel 2n+1). So channel 13 of a
+2 x 6 board is North's store::
+
+    >>> channel_name(13, 14)
+    "channel 13 (North's store)"
+    >>> check_frame([1, 2, 3, True], 4)
+    Traceback (most recent call last):
+    ...
+    controller.sensing.frames.SensingError: channel 3 (North's store): reading True is not an int
+
+Portable core: MicroPython subset.
+"""
+
+try:
+    from micropython import const      # MicroPython inlines these where they are used
+except ImportError:
+    def const(value):
+        return value
+
+# The HX711 answers in 24-bit two's complement and clips there: a reading at either end is a
+# saturated cell (overloaded, or a broken wire pulling the input to a rail), never a weight.
+HX711_LOW = const(-8388608)     # -2**23
+HX711_HIGH = const(8388607)     # 2**23 - 1
+
+
+class SensingError(ValueError):
+    """Bad input to the sensing layer: a frame of the wrong length or with a reading that is not
+    an int, time running backwards, a calibration that cannot count.
+
+    The message is one line that names the channel when there is one. A frame that raises changes
+    nothing: the sensors keep the state they had before it.
+    """
+
+
+def place_name(channel, channels):
+    """What channel `channel` weighs on a counting board of `channels` = 2n+2 channels: "pit i"
+    (the absolute index), "South's store" or "North's store"; None when `channels` is not such a
+    board (an activity board has no store channels: see `pit_name`)."""
+    if channels < 4 or channels % 2 or not 0 <= channel < channels:
+        return None
+    pits = channels - 2
+    if channel < pits:
+        return "pit %d" % channel
+    return "South's store" if channel == pits else "North's store"
+
+
+def channel_name(channel, channels):
+    """"channel 3 (pit 3)": how messages name a channel of a counting board."""
+    place = place_name(channel, channels)
+    return "channel %d" % channel if place is None else "channel %d (%s)" % (channel, place)
+
+
+def pit_name(channel, channels):
+    """"pit 3": how messages name a channel of an activity board (one sensor per pit)."""
+    return "pit %d" % channel
+
+
+def check_time(t_ms, last):
+    """`t_ms` if it is a number of milliseconds not before `last` (None: no frame yet), else a
+    SensingError. The caller counts time (on a Pico: `time.ticks_ms` unwrapped with
+    `ticks_diff`); every duration of the sensing layer is a difference of these."""
+    if isinstance(t_ms, bool) or not isinstance(t_ms, (int, float)):
+        raise SensingError("frame time %r is not a number of milliseconds" % (t_ms,))
+    if last is not None and t_ms < last:
+        raise SensingError("frame time %s ms is before the previous frame's %s ms" % (t_ms, last))
+    return t_ms
+
+
+def check_frame(frame, channels, name=channel_name, allowed=None):
+    """Raise a SensingError unless `frame` is a list (or tuple) of `channels` ints (each one of
+    `allowed` when given). Checked whole before any state changes, so a bad frame is refused
+    without a trace. `name(channel, channels)` names a channel in the message."""
+    if not isinstance(frame, (list, tuple)):
+        raise SensingError("a frame is a list of %d readings, not %s" % (
+            channels, type(frame).__name__))
+    if len(frame) != channels:
+        raise SensingError("the frame has %d readings; this board has %d channels" % (
+            len(frame), channels))
+    # type() is not isinstance(): True and False are ints to isinstance, and a reading of True
+    # is a driver bug, not the number 1. The loop runs for every frame: the common case first,
+    # the channel's name only when something is wrong.
+    for value in frame:
+        if type(value) is not int or (allowed is not None and value not in allowed):
+            break
+    else:
+        return
+    for channel in range(channels):
+        value = frame[channel]
+        if type(value) is not int:
+            raise SensingError("%s: reading %r is not an int" % (name(channel, channels), value))
+        if allowed is not None and value not in allowed:
+            raise SensingError("%s: reading %r is not one of %s" % (
+                name(channel, channels), value, "/".join([str(a) for a in allowed])))

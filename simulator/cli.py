@@ -1,0 +1,71 @@
+"""`layli sim`: whole games on the simulated board, headless (host-only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from controller.commands.common import parse_options
+from controller.rules import VARIANTS, Rules
+from simulator.run import run as run_games
+
+KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes_flagged",
+        "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
+
+
+def _games(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if not 1 <= value <= 100000:
+        raise argparse.ArgumentTypeError("must be 1 to 100000, not %d" % value)
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
+    if not 0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError("must be from 0 to 0.5 (a chance per action), not %s"
+                                         % text)
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="layli-goobalay", choices=sorted(VARIANTS),
+                        metavar="V", help="the variant (default layli-goobalay)")
+    parser.add_argument("--games", type=_games, default=1, metavar="N")
+    parser.add_argument("--mistakes", type=_rate, default=0.0, metavar="RATE",
+                        help="the chance that a player's action is a mistake (e.g. 0.05)")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+                        help="game k is played with seed S+k: runs repeat exactly")
+    parser.add_argument("--sensing", choices=("counting", "activity"), default="counting",
+                        help="load cells that count, or digital sensors that see activity")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a variant option (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    options = parse_options(args.option) or None
+    Rules(args.variant, options)                # bad options: one line, before any game
+    report = run_games(args.variant, args.games, args.mistakes, args.seed, args.sensing,
+                       options)
+    if args.json:
+        print(json.dumps({key: report[key] for key in KEYS}))
+        return 0
+    print("%s, %d game(s), %s sensing, mistake rate %g, seed %d" % (
+        args.variant, args.games, args.sensing, args.mistakes, args.seed))
+    for key in KEYS[1:]:
+        print("  %-22s %s" % (key, report[key]))
+    return 0

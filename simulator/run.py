@@ -1,0 +1,216 @@
+"""Whole games on the simulated board: players who see only the LEDs, real sensing and the
+guide in between, on a simulated clock (host-only).
+
+    result = play_game("layli-goobalay", seed=1, mistakes=0.05)
+    result.completed, result.board_matches_engine, result.mistakes_made, ...
+
+Counting mode: the hand's work goes onto the physical board, the load cells sample it 80 times a
+second with noise, drift and spikes, `controller.sensing.CountingSensor` turns the frames into
+counts, and the session (engine, guide, journal) turns counts into the LED frame the players
+read. Activity mode: the digital pit sensors are polled and debounced by
+`controller.sensing.ActivitySensor`, and each activation is a touch for the guide.
+
+A player acts when the hand is free, after a reaction time, and — like a person waiting for the
+light to move on — only once the LEDs have changed since their last action (or after a while).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from controller.guide import OVER
+from controller.guide.frame import FLASH, MORE, LESS
+from controller.rules import Game
+from controller.sensing import ActivitySensor, Calibration, CountingSensor
+from controller.session import MemoryStorage, Session
+from simulator.board import PhysicalBoard
+from simulator.clock import SimClock
+from simulator.players import LedPlayer
+from simulator.sensors import DigitalSensors, LoadCells
+
+MISTAKE_PATTERNS = (FLASH, MORE, LESS)
+REACTION_MS = 200          # from seeing the LEDs change to the hand moving
+PATIENCE_MS = 4000         # how long a player waits for the LEDs to move before acting anyway
+STEP_MS = 50               # how often the loop lets the players look
+TOUCH_MS = 300             # a touch outside the script
+GAME_LIMIT_MS = 6 * 3600 * 1000
+
+
+@dataclass
+class GameResult:
+    completed: bool = False
+    board_matches_engine: bool = False
+    mistakes_made: int = 0
+    mistakes_flagged: int = 0
+    false_alarms: int = 0
+    skip_aheads: int = 0
+    sim_ms: int = 0
+    record: str = ""
+    events: list = field(default_factory=list)
+
+
+class _Watcher:
+    """Keeps the score of mistakes: each one made must show on the LEDs before the guide accepts
+    another step; a mistake shown while the real board is one the script allows is a false
+    alarm."""
+
+    def __init__(self, result: GameResult) -> None:
+        self.result = result
+        self.pending = False
+        self.showing = False
+
+    def made(self) -> None:
+        self.result.mistakes_made += 1
+        self.pending = True
+
+    def saw(self, guide, events, truth: list[int], hand_empty: bool) -> None:
+        shows = any(guide.frame.pattern(p) in MISTAKE_PATTERNS for p in range(guide.size))
+        if shows and not self.showing:
+            if self.pending:
+                self.result.mistakes_flagged += 1
+                self.pending = False
+            elif guide.consistent(truth) and guide.phase != "skip":
+                self.result.false_alarms += 1
+        self.showing = shows
+        if self.pending and any(event[0] == "step_done" for event in events):
+            self.pending = False        # a step accepted with the mistake unshown: missed
+
+
+def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
+              sensing: str = "counting", options: dict | None = None,
+              skip: bool = True, recording: dict | None = None) -> GameResult:
+    """One game from the standard start to the collection, on the simulated board. With a
+    `recording` dict, the calibration and every sensor frame are kept in it (benchmarks replay
+    them)."""
+    rng = random.Random(seed)
+    clock = SimClock()
+    game = Game(variant, options)
+    n = game.rules.n
+    board = PhysicalBoard(n, game.setup, rng, clock=clock)
+    session = Session(MemoryStorage(), variant, options, mode=sensing)
+    player = LedPlayer(n, rng, mistakes, sensing)
+    result = GameResult()
+    watcher = _Watcher(result)
+    if sensing == "counting":
+        cells = LoadCells(board, clock, rng)
+        calibration = Calibration(cells.tare_raw, cells.per_seed_raw, spread=board.spread,
+                                  noise=[cells.noise * raw for raw in cells.per_seed_raw])
+        sensor = CountingSensor(calibration)
+        if recording is not None:
+            recording["calibration"] = calibration
+            recording["frames"] = []
+        read = _counting_reader(cells, sensor, session,
+                                None if recording is None else recording["frames"])
+    else:
+        digital = DigitalSensors(board, clock, rng)
+        sensor = ActivitySensor(2 * n)
+        read = _activity_reader(digital, sensor, session)
+    next_look = 0
+    seen_frame = None
+    waited_since = 0
+    while session.guide.phase != OVER and clock.now_ms < GAME_LIMIT_MS:
+        events = read(clock.now_ms + STEP_MS)
+        watcher.saw(session.guide, events, board.counts(), not board.hand)
+        result.events.extend(events)
+        if any(event[0] == "skip_offered" for event in events) and skip:
+            if session.skip_ahead():
+                result.skip_aheads += 1
+        if not board.idle or clock.now_ms < next_look:
+            continue
+        frame = session.guide.frame
+        if frame == seen_frame and clock.now_ms - waited_since < PATIENCE_MS:
+            continue
+        made_before = len(player.mistakes)
+        player.hand = len(board.hand)
+        action = player.next_action(frame, board.counts())
+        if action[0] == "wait":
+            next_look = clock.now_ms + REACTION_MS
+            continue
+        _perform(action, board)
+        player.hand = len(board.hand)
+        if len(player.mistakes) > made_before:
+            watcher.made()
+        seen_frame = frame
+        waited_since = clock.now_ms
+        next_look = board.busy_until_ms + REACTION_MS
+    # let the last seeds land and settle
+    result.events.extend(read(clock.now_ms + 1000))
+    result.completed = session.guide.phase == OVER
+    final = session.guide.board.places()
+    result.board_matches_engine = result.completed and board.counts() == final and \
+        final[-2:] == session.game.scores
+    result.sim_ms = clock.now_ms
+    from controller.rules.record import write_game
+    result.record = write_game(session.game)
+    return result
+
+
+def _counting_reader(cells: LoadCells, sensor: CountingSensor, session: Session,
+                     frames: list | None = None):
+    def read(until_ms: int) -> list:
+        events = []
+        for frame in cells.frames(until_ms):
+            if frames is not None:
+                frames.append((frame.time_ms, frame.values))
+            if sensor.feed(frame.time_ms, frame.values):
+                counts = [0 if count is None else count for count in sensor.counts]
+                session.update(counts, sensor.settled, sensor.faults)
+                events.extend(session.events)
+                session.events = []
+        return events
+    return read
+
+
+def _activity_reader(digital: DigitalSensors, sensor: ActivitySensor, session: Session):
+    def read(until_ms: int) -> list:
+        events = []
+        for frame in digital.frames(until_ms):
+            for pit in sensor.feed(frame.time_ms, frame.values):
+                session.touch(pit)
+                events.extend(session.events)
+                session.events = []
+        return events
+    return read
+
+
+def _perform(action: tuple, board: PhysicalBoard) -> None:
+    """An action of `simulator.players` done by the hand on the physical board."""
+    kind = action[0]
+    if kind == "lift":
+        board.lift(action[1])
+    elif kind == "drop":
+        board.drop(action[1], min(action[2], len(board.hand)))
+    elif kind == "take":
+        board.take(action[1], action[2])
+    elif kind == "put":
+        board.put(action[1], action[2])
+    elif kind == "move":
+        board.move(action[1], action[2], action[3])
+    elif kind == "knock":
+        board.drop(action[1])
+        board.knock(action[1], action[2])
+    elif kind == "touch":
+        board.touch(action[1], TOUCH_MS)
+    else:
+        raise ValueError("unknown action %r" % (action,))
+
+
+def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "counting",
+        options: dict | None = None) -> dict:
+    """`layli sim`'s report over `games` games (seeds seed, seed+1, ...)."""
+    start = time.perf_counter()
+    results = [play_game(variant, seed + k, mistakes, sensing, options) for k in range(games)]
+    wall = time.perf_counter() - start
+    return {
+        "games": games,
+        "completed": sum(r.completed for r in results),
+        "board_matches_engine": sum(r.board_matches_engine for r in results),
+        "mistakes_made": sum(r.mistakes_made for r in results),
+        "mistakes_flagged": sum(r.mistakes_flagged for r in results),
+        "false_alarms": sum(r.false_alarms for r in results),
+        "skip_aheads": sum(r.skip_aheads for r in results),
+        "sim_seconds_per_game": round(sum(r.sim_ms for r in results) / 1000 / max(games, 1), 1),
+        "wall_seconds": round(wall, 2),
+    }

@@ -1,0 +1,64 @@
+"""Whole games on the simulated board (noisy load cells or bouncing digital sensors), and the
+`layli sim` command. The README's acceptance figures run more games: `layli sim --games 200`."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from simulator.cli import KEYS
+from simulator.run import play_game, run
+
+
+@pytest.mark.parametrize("variant, sensing, seeds", [
+    ("layli-goobalay", "counting", range(4)),
+    ("layli-goobalay-long", "counting", range(1)),
+    ("tampoduo", "counting", range(2)),
+    ("mangala-iv", "counting", range(2)),
+    ("layli-goobalay", "activity", range(3)),
+    ("mangala-iv", "activity", range(2)),
+])
+def test_games_with_mistakes_end_right_and_every_mistake_is_shown(variant, sensing, seeds):
+    for seed in seeds:
+        result = play_game(variant, seed, 0.05, sensing)
+        assert result.completed and result.board_matches_engine, (seed, result.events[-5:])
+        assert result.mistakes_flagged == result.mistakes_made, seed
+        assert result.false_alarms == 0, seed
+
+
+def test_the_same_seed_plays_the_same_game():
+    first, second = play_game("mangala-iv", 3, 0.05), play_game("mangala-iv", 3, 0.05)
+    assert first.record == second.record and first.sim_ms == second.sim_ms
+
+
+def test_a_game_takes_far_less_wall_time_than_simulated_time():
+    report = run("mangala-iv", 1, 0.0, 7)
+    assert report["completed"] == 1 and report["sim_seconds_per_game"] > 60
+    assert report["wall_seconds"] < report["sim_seconds_per_game"]
+
+
+def layli(*args):
+    return subprocess.run([sys.executable, "-m", "controller", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_sim_command_prints_exactly_the_keys():
+    result = layli("sim", "--variant", "mangala-iv", "--games", "2", "--mistakes", "0.05",
+                   "--seed", "4", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert list(report) == list(KEYS)
+    assert report["games"] == report["completed"] == report["board_matches_engine"] == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mistakes", "2"], "must be from 0 to 0.5"),
+    (["--games", "0"], "must be 1 to 100000"),
+    (["--variant", "oware"], "invalid choice"),
+    (["--sensing", "smell"], "invalid choice"),
+    (["--option", "colour=red"], "unknown option 'colour'"),
+])
+def test_sim_command_refuses_bad_arguments(args, message):
+    result = layli("sim", *args)
+    assert result.returncode == 2 and message in result.stderr
