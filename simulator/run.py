@@ -32,7 +32,8 @@ from simulator.sensors import DigitalSensors, LoadCells
 
 MISTAKE_PATTERNS = (FLASH, MORE, LESS)
 REACTION_MS = 200          # from seeing the LEDs change to the hand moving
-PATIENCE_MS = 4000         # how long a player waits for the LEDs to move before acting anyway
+PATIENCE_MS = 1000         # how long a player waits for the LEDs to react (a sensor settles in
+                           # about 0.25 s) before acting on what they show
 STEP_MS = 50               # how often the loop lets the players look
 TOUCH_MS = 300             # a touch outside the script
 GAME_LIMIT_MS = 6 * 3600 * 1000
@@ -90,7 +91,8 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     n = game.rules.n
     board = PhysicalBoard(n, game.setup, rng, clock=clock)
     session = Session(MemoryStorage(), variant, options, mode=sensing)
-    player = LedPlayer(n, rng, mistakes, sensing)
+    # the players' own generator, apart from the sensors' noise
+    player = LedPlayer(n, random.Random(seed * 31 + 17), mistakes, sensing)
     result = GameResult()
     watcher = _Watcher(result)
     if sensing == "counting":

@@ -1,0 +1,109 @@
+"""The board's controller as a process of its own, fed raw sensor frames on stdin (host-only).
+
+    python -m simulator.controller_proc --journal PATH --variant V --calibration JSON [--resume]
+
+This is the controller side of the simulated board when it must live apart from the board:
+to kill it (SIGKILL) in the middle of a game and start it again, as a power cut would, while
+the seeds stay where the players left them. It runs the portable core only — sensing, the
+session with its journal in a file synced after every step, the guide — exactly as a
+controller on a Pi does.
+
+Protocol, one line each way:
+- in ``F <t_ms> <raw> <raw> ...``: a load-cell frame; out: ``=`` when the LEDs did not change
+  and nothing happened, else ``<colour>:<pattern>,... <events as JSON>``;
+- in ``S``: skip ahead (the players accept the offer); out: the same kind of line;
+- in ``R``: out: the game record as one JSON string, then the process ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from controller.guide.frame import Frame
+from controller.rules.record import write_game
+from controller.sensing import Calibration, CountingSensor
+from controller.session import FileStorage, Session
+
+
+def frame_text(frame: Frame) -> str:
+    return ",".join("%s:%s" % place for place in frame.places)
+
+
+def parse_frame(text: str) -> Frame:
+    places = text.split(",")
+    frame = Frame(len(places))
+    for k, place in enumerate(places):
+        colour, pattern = place.split(":")
+        frame.set(k, colour, pattern)
+    return frame
+
+
+def _save(path: str, text: str) -> None:
+    """Write `text` so that a kill leaves either the old file or the new one, never half."""
+    with open(path + ".new", "w") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(path + ".new", path)
+
+
+def _load(path: str) -> str | None:
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="controller_proc")
+    parser.add_argument("--journal", required=True)
+    parser.add_argument("--variant", default="layli-goobalay")
+    parser.add_argument("--calibration", required=True, help="Calibration.to_json() text")
+    parser.add_argument("--resume", action="store_true")
+    args = parser.parse_args(argv)
+    storage = FileStorage(args.journal)
+    saved = args.journal + ".calibration"
+    if args.resume:
+        session = Session.resume(storage)
+        calibration = _load(saved) or args.calibration
+    else:
+        session = Session(storage, args.variant)
+        calibration = args.calibration
+        _save(saved, calibration)       # a new game: no zero saved by an earlier one counts
+    sensor = CountingSensor(Calibration.from_json(calibration))
+    shown = None
+    out = sys.stdout
+    for line in sys.stdin:
+        kind = line[:1]
+        if kind == "F":
+            numbers = [int(word) for word in line[2:].split()]
+            if sensor.feed(numbers[0], numbers[1:]):
+                counts = [0 if count is None else count for count in sensor.counts]
+                session.update(counts, sensor.settled, sensor.faults)
+        elif kind == "S":
+            session.skip_ahead()
+        elif kind == "R":
+            out.write(json.dumps(write_game(session.game)) + "\n")
+            out.flush()
+            return 0
+        if [event for event in session.events if event[0] == "move_done"]:
+            _save(saved, sensor.calibration_now().to_json())    # today's zero, each move
+        events = [list(event[:2]) if event[0] != "mistake" else ["mistake"]
+                  for event in session.events]
+        session.events = []
+        text = frame_text(session.guide.frame)
+        if text == shown and not events:
+            out.write("=\n")
+        else:
+            out.write("%s %s\n" % (text, json.dumps(events)))
+            shown = text
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
