@@ -25,7 +25,7 @@ from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
 from simulator.controller_proc import parse_frame
 from simulator.players import LedPlayer
-from simulator.run import PATIENCE_MS, REACTION_MS, STEP_MS, _perform
+from simulator.run import STEP_MS, Hands
 from simulator.sensors import LoadCells
 
 GAME_LIMIT_MS = 3 * 3600 * 1000
@@ -98,9 +98,7 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
     kill_chance = kills / 30000.0           # a game lasts tens of thousands of frames
     restarts = 0
     over = False
-    next_look = 0
-    seen_frame = None
-    waited_since = 0
+    hands = Hands(player, board)
     try:
         while not over and clock.now_ms < GAME_LIMIT_MS:
             for sample in cells.frames(clock.now_ms + STEP_MS):
@@ -119,19 +117,8 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
                         frame = parse_frame(controller.send("S").split(" ", 1)[0])
                     elif event[0] == "game_over":
                         over = True
-            if over or not board.idle or clock.now_ms < next_look:
-                continue
-            if frame == seen_frame and clock.now_ms - waited_since < PATIENCE_MS:
-                continue
-            player.hand = len(board.hand)
-            action = player.next_action(frame, board.counts())
-            if action[0] == "wait":
-                next_look = clock.now_ms + REACTION_MS
-                continue
-            _perform(action, board)
-            seen_frame = frame
-            waited_since = clock.now_ms
-            next_look = board.busy_until_ms + REACTION_MS
+            if not over:
+                hands.turn(frame)
         return RestartResult(controller.record(), restarts, clock.now_ms)
     finally:
         if controller.process.poll() is None:

@@ -79,6 +79,41 @@ class _Watcher:
             self.pending = False        # a step accepted with the mistake unshown: missed
 
 
+class Hands:
+    """A player's hands at the board: they look at the LEDs when free and after a reaction time,
+    act once the LEDs have changed since their last action (or a while has passed), and carry
+    the action out on the physical board."""
+
+    def __init__(self, player: LedPlayer, board: PhysicalBoard) -> None:
+        self.player = player
+        self.board = board
+        self.next_look = 0
+        self.seen_frame = None
+        self.waited_since = 0
+
+    def turn(self, frame) -> bool:
+        """Act on `frame` if it is time; True when the action was a mistake."""
+        board = self.board
+        now = board.clock.now_ms
+        if not board.idle or now < self.next_look:
+            return False
+        if frame == self.seen_frame and now - self.waited_since < PATIENCE_MS:
+            return False
+        player = self.player
+        made = len(player.mistakes)
+        player.hand = len(board.hand)
+        action = player.next_action(frame, board.counts())
+        if action[0] == "wait":
+            self.next_look = now + REACTION_MS
+            return False
+        _perform(action, board)
+        player.hand = len(board.hand)
+        self.seen_frame = frame
+        self.waited_since = now
+        self.next_look = board.busy_until_ms + REACTION_MS
+        return len(player.mistakes) > made
+
+
 def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
               sensing: str = "counting", options: dict | None = None,
               skip: bool = True, recording: dict | None = None) -> GameResult:
@@ -109,9 +144,7 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         digital = DigitalSensors(board, clock, rng)
         sensor = ActivitySensor(2 * n)
         read = _activity_reader(digital, sensor, session)
-    next_look = 0
-    seen_frame = None
-    waited_since = 0
+    hands = Hands(player, board)
     while session.guide.phase != OVER and clock.now_ms < GAME_LIMIT_MS:
         events = read(clock.now_ms + STEP_MS)
         watcher.saw(session.guide, events, board.counts(), not board.hand)
@@ -119,24 +152,8 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         if any(event[0] == "skip_offered" for event in events) and skip:
             if session.skip_ahead():
                 result.skip_aheads += 1
-        if not board.idle or clock.now_ms < next_look:
-            continue
-        frame = session.guide.frame
-        if frame == seen_frame and clock.now_ms - waited_since < PATIENCE_MS:
-            continue
-        made_before = len(player.mistakes)
-        player.hand = len(board.hand)
-        action = player.next_action(frame, board.counts())
-        if action[0] == "wait":
-            next_look = clock.now_ms + REACTION_MS
-            continue
-        _perform(action, board)
-        player.hand = len(board.hand)
-        if len(player.mistakes) > made_before:
+        if hands.turn(session.guide.frame):
             watcher.made()
-        seen_frame = frame
-        waited_since = clock.now_ms
-        next_look = board.busy_until_ms + REACTION_MS
     # let the last seeds land and settle
     result.events.extend(read(clock.now_ms + 1000))
     result.completed = session.guide.phase == OVER

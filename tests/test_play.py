@@ -19,7 +19,7 @@ from controller import cli
 from controller.play import (DETAIL_LIMIT, draw_board, even_arrangement, script_groups,
                              step_words)
 from controller.players import GreedyPlayer, move_gain
-from controller.rules import Game, Match, Rules
+from controller.rules import Game, Match
 
 PLAYS = re.compile(r"^(South|North) \([^)]*\) plays (\d+):", re.M)
 FINAL = re.compile(r"^Final score: South (\d+), North (\d+)\.$", re.M)

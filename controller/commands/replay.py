@@ -7,7 +7,6 @@ import json
 import sys
 
 from controller.commands.common import add_game_arguments, game_arguments
-from controller.rules import RulesError
 from controller.rules.replay import replay
 
 

@@ -28,14 +28,14 @@ Portable core: MicroPython subset.
 try:
     from ..rules.script import Board
     from ..rules.game import SOUTH, NORTH
-    from .frame import (Frame, OFF, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
-                        DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
+    from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
+                        STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
                         MORE, LESS, BROKEN, WIN)
 except ImportError:
     from script import Board
     from game import SOUTH, NORTH
-    from frame import (Frame, OFF, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
-                       DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
+    from frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
+                       STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
                        MORE, LESS, BROKEN, WIN)
 
 COUNTING = "counting"
