@@ -67,7 +67,7 @@ class Guide:
         self.skip_offered = False
         self.faults = [None] * self.size
         self.confirmed = False                      # confirm() pressed for a faulty place
-        self.flagged = {}                           # activity mode: pit -> touches to clear it
+        self.flagged = set()                        # activity mode: pits flashing until touched
         self.uur_half = False                       # activity mode: an Uur's seed is out
         self.mistake = None                         # the mistake on show, or None
         self.frame = Frame(self.size)
@@ -113,7 +113,7 @@ class Guide:
     def touch(self, pit):
         """Activity mode: the digital sensor of `pit` saw a hand. Returns the frame."""
         if pit in self.flagged:
-            del self.flagged[pit]                   # taken back, or acknowledged
+            self.flagged.remove(pit)                # taken back, or acknowledged
             self.mistake = None
             self.events.append(("mistake_cleared", pit))
             if self.phase == SOWING and self.done == len(self.script) and not self.flagged:
@@ -455,7 +455,7 @@ class Guide:
         return step[1]
 
     def _flag(self, pit, kind):
-        self.flagged[pit] = 1
+        self.flagged.add(pit)
         self.mistake = (kind, pit)
         self.events.append(("mistake", kind, pit))
 
