@@ -31,6 +31,7 @@ from pathlib import Path
 from controller import micropython
 from controller.errors import UsageError
 from controller.rules import VARIANTS
+from controller.commands.common import ranged
 
 REFERENCE = "plain_layli_reference"
 REFERENCE_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "plain_layli.py"
@@ -168,32 +169,13 @@ print("@@bench", json.dumps(result))
 '''
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1, not %d" % value)
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a number of seconds" % text) from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError("must be more than 0 and at most 3600, not %s" % text)
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--runs", type=_positive_int, default=5, metavar="N",
+    parser.add_argument("--runs", type=ranged(int, 1, 1000), default=5, metavar="N",
                         help="CPython runs per figure, the median is reported (default 5; "
                              "MicroPython does about half as many)")
-    parser.add_argument("--seconds", type=_positive_seconds, default=1.0, metavar="S",
+    parser.add_argument("--seconds", type=ranged(float, 0, 3600, low_open=True), default=1.0,
+                        metavar="S",
                         help="length of one run in seconds (default 1)")
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS), metavar="V",
                         help="a variant to measure (repeatable; default all: %s)" % ", ".join(

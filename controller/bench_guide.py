@@ -16,6 +16,7 @@ import json
 import statistics
 
 from controller import micropython
+from controller.commands.common import ranged
 from controller.errors import UsageError
 from controller.rules import VARIANTS
 
@@ -99,13 +100,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="layli-goobalay", choices=sorted(VARIANTS),
                         metavar="V")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--runs", type=int, default=5, help="replays per runtime (median)")
+    parser.add_argument("--runs", type=ranged(int, 1, 100), default=5,
+                        help="replays per runtime (median)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.runs < 1:
-        raise UsageError("--runs must be at least 1")
     calibration, frames = record(args.variant, args.seed)
     namespace: dict = {"__name__": "controller.bench_guide.kernel"}
     exec(compile(KERNEL, "<guide bench kernel>", "exec"), namespace)

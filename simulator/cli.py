@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from controller.commands.common import parse_options
+from controller.commands.common import parse_options, ranged
 from controller.rules import VARIANTS, Rules
 from simulator.run import run as run_games
 
@@ -13,41 +13,13 @@ KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes
         "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
 
 
-def _games(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if not 1 <= value <= 100000:
-        raise argparse.ArgumentTypeError("must be 1 to 100000, not %d" % value)
-    return value
-
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
-    if not 0 <= value <= 0.5:
-        raise argparse.ArgumentTypeError("must be from 0 to 0.5 (a chance per action), not %s"
-                                         % text)
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="layli-goobalay", choices=sorted(VARIANTS),
                         metavar="V", help="the variant (default layli-goobalay)")
-    parser.add_argument("--games", type=_games, default=1, metavar="N")
-    parser.add_argument("--mistakes", type=_rate, default=0.0, metavar="RATE",
+    parser.add_argument("--games", type=ranged(int, 1, 100000), default=1, metavar="N")
+    parser.add_argument("--mistakes", type=ranged(float, 0, 0.5), default=0.0, metavar="RATE",
                         help="the chance that a player's action is a mistake (e.g. 0.05)")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="game k is played with seed S+k: runs repeat exactly")
     parser.add_argument("--sensing", choices=("counting", "activity"), default="counting",
                         help="load cells that count, or digital sensors that see activity")

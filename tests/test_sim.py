@@ -53,8 +53,8 @@ def test_sim_command_prints_exactly_the_keys():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mistakes", "2"], "must be from 0 to 0.5"),
-    (["--games", "0"], "must be 1 to 100000"),
+    (["--mistakes", "2"], "must be at least 0 and at most 0.5"),
+    (["--games", "0"], "must be at least 1 and at most 100000"),
     (["--variant", "oware"], "invalid choice"),
     (["--sensing", "smell"], "invalid choice"),
     (["--option", "colour=red"], "unknown option 'colour'"),

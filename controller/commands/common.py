@@ -52,3 +52,19 @@ def game_arguments(args: argparse.Namespace, variant: str) -> tuple[Rules, list[
     if setup is not None:
         setup = rules.check_setup(setup)
     return rules, setup
+
+
+def ranged(kind: type, low: float, high: float, low_open: bool = False):
+    """An argparse type: a number of `kind` (int or float) from `low` to `high` (above `low`
+    when `low_open`), with a one-line message that says what was wrong."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("%r is not a %s" % (
+                text, "whole number" if kind is int else "number")) from None
+        if value > high or value < low or (low_open and value == low):
+            raise argparse.ArgumentTypeError("must be %s %s and at most %s, not %s" % (
+                "more than" if low_open else "at least", low, high, text))
+        return value
+    return parse
