@@ -7,7 +7,7 @@ import pytest
 
 from controller.guide import Guide, ACTIVITY, AWAIT, OVER, RESTORE, SKIP, SOWING
 from controller.guide.frame import (DROP, PICK, TAKE, UUR, UUR_FROM, UUR_TO, FORCED, PASS,
-                                    FLASH, MORE, LESS, BROKEN, STEADY, WIN, HINT, ERROR)
+                                    FLASH, MORE, LESS, BROKEN, STEADY, WIN, HINT, ERROR, FAULT)
 from controller.rules import Game
 from simulator.players import LedPlayer, apply_action
 
@@ -238,14 +238,19 @@ def test_a_faulty_sensor_is_shown_and_a_person_confirms_its_place():
     game, guide, counts = start()
     faults = [None] * 14
     faults[3] = "stuck"
+    faults[8] = "saturated"
     counts[2] = 0
     guide.update(counts, faults=faults)
-    assert guide.frame.pattern(3) == BROKEN and ("fault", 3, "stuck") in guide.take_events()
+    events = guide.take_events()
+    assert ("fault", 3, "stuck") in events and ("fault", 8, "saturated") in events
+    # the next drop's pit still says "drop here", in the fault colour; the other is broken
+    assert guide.frame.places[3] == (FAULT, DROP) and guide.frame.places[8] == (FAULT, BROKEN)
     guide.update(counts, faults=faults)
     assert guide.done == 1                      # the drop into the faulty pit waits ...
     guide.confirm()
     guide.update(counts, faults=faults)
     assert guide.done == 2                      # ... for a person to vouch for it
+    assert not guide.skip_ahead()               # a faulty sensor could not check a skip
 
 
 def test_the_end_collects_and_lights_the_winner():

@@ -145,8 +145,8 @@ class Guide:
     def skip_ahead(self):
         """Set the board to the result of the move at once (offered after a few relay laps).
         Counting mode only: digital sensors could not check the board that results."""
-        if self.phase != SOWING or self.mode != COUNTING:
-            return False
+        if self.phase != SOWING or self.mode != COUNTING or self._faulty():
+            return False                # a faulty sensor could not check the result either
         self.phase = SKIP
         self.target = self._final_board()
         self.events.append(("skip_ahead", self.move))
@@ -279,7 +279,8 @@ class Guide:
         if self.done == len(self.script):
             if not self.flagged:        # activity mode: a flashing pit must be put right first
                 self._complete()
-        elif (self.mode == COUNTING and not self.skip_offered and self.laps > SKIP_AFTER_LAPS
+        elif (self.mode == COUNTING and not self.skip_offered and not self._faulty()
+              and self.laps > SKIP_AFTER_LAPS
               and len(self.script) - self.done >= SKIP_MIN_STEPS):
             self.skip_offered = True
             self.events.append(("skip_offered", self.move))
@@ -304,6 +305,12 @@ class Guide:
         return board
 
     # --- counting mode --------------------------------------------------------------------
+
+    def _faulty(self):
+        for fault in self.faults:
+            if fault:
+                return True
+        return False
 
     def _note_faults(self, faults):
         if faults is None:
@@ -498,7 +505,13 @@ class Guide:
             frame.set(pit, ERROR, FLASH)
         for place in range(self.size):
             if self.faults[place]:
-                frame.set(place, FAULT, BROKEN)
+                # a step still shows what to do there, in the fault colour: do it, then
+                # confirm(); a place with nothing to do shows the fault itself
+                pattern = frame.pattern(place)
+                if pattern in (DROP, PICK, TAKE, UUR_FROM, UUR_TO, STEADY, FORCED):
+                    frame.set(place, FAULT, pattern)
+                else:
+                    frame.set(place, FAULT, BROKEN)
         self.frame = frame
 
     def _render_await(self, frame):
