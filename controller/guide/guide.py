@@ -56,11 +56,13 @@ SKIP_MIN_STEPS = 24      # ... when at least this many steps are still to come
 class Guide:
     """The state machine between the sensors, the engine and the LEDs (see the module text)."""
 
-    def __init__(self, game, mode=COUNTING):
+    def __init__(self, game, mode=COUNTING, aside=None):
         if mode != COUNTING and mode != ACTIVITY:
             raise ValueError("mode must be %r or %r, not %r" % (COUNTING, ACTIVITY, mode))
         self.game = game
         self.mode = mode
+        # seeds a player holds aside in a match's hand (RULES.md 2.1) wait in their store
+        self.aside = [0, 0] if aside is None else list(aside)
         self.size = game.rules.size + 2             # pits and the two stores
         self.events = []
         self.hint = None
@@ -216,7 +218,8 @@ class Guide:
     def _position_board(self):
         """The engine's position as a board; at the end, after the collection."""
         game = self.game
-        board = Board(game.pits, game.captured, uur=game.uur)
+        stores = [game.captured[0] + self.aside[0], game.captured[1] + self.aside[1]]
+        board = Board(game.pits, stores, uur=game.uur)
         if game.over:
             board.play(game.collection(), game.to_move)
         return board

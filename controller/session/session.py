@@ -20,10 +20,14 @@ import json
 
 try:
     from ..rules.game import Game
+    from ..rules.match import Match
+    from ..guide.setup import HandSetup
     from ..rules.variants import RulesError, format_value
     from ..guide.guide import Guide, COUNTING
 except ImportError:
     from game import Game
+    from match import Match
+    from setup import HandSetup
     from variants import RulesError, format_value
     from guide import Guide, COUNTING
 
@@ -52,13 +56,18 @@ class Session:
     """The game in play at a board, journaled. `events` collects the guide's events."""
 
     def __init__(self, storage, variant="layli-goobalay", options=None, setup=None, first=None,
-                 mode=COUNTING, sync=SYNC_STEP, _journal=True):
+                 mode=COUNTING, sync=SYNC_STEP, match=False, _journal=True):
         if sync != SYNC_STEP and sync != SYNC_MOVE:
             raise ValueError("sync must be %r or %r, not %r" % (SYNC_STEP, SYNC_MOVE, sync))
+        if match and mode != COUNTING:
+            raise ValueError("a match's next hand is set up from the load cells: counting mode")
         self.storage = storage
         self.sync = sync
-        self.game = Game(variant, options, setup, first)
+        self.mode = mode
+        self.match = Match(variant, options, setup, first) if match else None
+        self.game = self.match.game if match else Game(variant, options, setup, first)
         self.guide = Guide(self.game, mode)
+        self.setup = None               # a match between hands: the next hand's set-up
         self.events = []
         if _journal:
             storage.clear()
@@ -67,18 +76,59 @@ class Session:
             options = ", ".join(["[%s, %s]" % (json.dumps(name), _json_value(rules.options[name]))
                                  for name in names])
             storage.append('{"e": "game", "variant": %s, "options": [%s], "setup": [%s], '
-                           '"first": %d, "mode": %s}' % (
+                           '"first": %d, "mode": %s, "match": %s}' % (
                                json.dumps(rules.name), options,
                                ", ".join([str(c) for c in self.game.setup]), self.game.first,
-                               json.dumps(mode)))
+                               json.dumps(mode), "true" if match else "false"))
             storage.sync()
 
     # --- the board's inputs, passed to the guide and journaled ------------------------------
 
     def update(self, counts, settled=None, faults=None):
+        if self.setup is not None:
+            return self._setup_update(counts, settled)
         frame = self.guide.update(counts, settled, faults)
         self._log()
+        if self._hand_ended():
+            self._end_hand()
         return frame
+
+    def _hand_ended(self):
+        """A match's hand is over and not yet closed."""
+        match = self.match
+        return (match is not None and self.game.over and match.holdings is None
+                and not match.over)
+
+    @property
+    def frame(self):
+        """What the board shows now."""
+        return self.guide.frame if self.setup is None else self.setup.frame
+
+    def _end_hand(self):
+        holdings = self.match.end_hand()
+        self.events.append(("hand_over", holdings))
+        if self.match.over:
+            self.events.append(("match_over", self.match.winner, self.match.end_reason))
+        else:
+            self.setup = HandSetup(self.match)
+
+    def _setup_update(self, counts, settled):
+        setup = self.setup
+        frame = setup.update(counts, settled)
+        self.events.extend(setup.events)
+        setup.events = []
+        if setup.game is not None:
+            rows = setup.rows
+            self.storage.append('{"e": "hand", "rows": [[%s], [%s]]}' % (
+                ", ".join([str(c) for c in rows[0]]), ", ".join([str(c) for c in rows[1]])))
+            self.storage.sync()
+            self._next_hand()
+        return frame
+
+    def _next_hand(self):
+        self.setup = None
+        self.game = self.match.game
+        self.guide = Guide(self.game, self.mode, self.match.aside)
 
     def touch(self, pit):
         frame = self.guide.touch(pit)
@@ -137,7 +187,8 @@ class Session:
             for name, value in head["options"]:
                 options[name] = value
             session = Session(storage, head["variant"], options, head["setup"], head["first"],
-                              head.get("mode", COUNTING), sync, _journal=False)
+                              head.get("mode", COUNTING), sync, head.get("match", False),
+                              _journal=False)
         except (KeyError, TypeError, ValueError) as error:
             raise SessionError("journal line 1: not a game: %s" % error)
         game = session.game
@@ -160,11 +211,23 @@ class Session:
                     game.pop()
                 elif kind == "skip":
                     skipping = True
+                elif kind == "hand":
+                    if session.match is None:
+                        raise SessionError("a hand in the journal of a single game")
+                    session.match.end_hand()
+                    session.match.arrange(entry["rows"][session.match.arranger],
+                                          entry["rows"][1 - session.match.arranger])
+                    game = session.match.game
+                    pending, skipping = None, False
                 else:
                     raise SessionError("unknown entry %r" % (kind,))
-            except (KeyError, RulesError, SessionError) as error:
+            except (KeyError, IndexError, TypeError, RulesError, SessionError) as error:
                 raise SessionError("journal line %d: %s" % (number, error))
-        session.guide = Guide(game, session.guide.mode)
+        session.game = game
+        session.guide = Guide(game, session.mode,
+                              None if session.match is None else session.match.aside)
+        if session._hand_ended():
+            session._end_hand()         # the power went during the set-up of the next hand
         if pending is not None:
             session.guide.resume_move(pending, done)
             if skipping:

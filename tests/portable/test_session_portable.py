@@ -61,3 +61,17 @@ def test_file_storage_round_trip():
     again = Session.resume(FileStorage(path))
     assert again.guide.phase == SOWING and again.guide.move == 1
     storage.clear()
+
+
+def test_the_next_hand_is_set_up_from_the_board():
+    from controller.rules import Match
+    from controller.guide.setup import HandSetup, COPY, READY
+    match = Match("layli-goobalay", {"endless_bound": 2}, [3, 3, 3, 3, 4, 4] + [4] * 6)
+    match.end_hand()                            # every move would drop 3+: over at once
+    setup = HandSetup(match)
+    assert setup.arranger == 0 and setup.frame.where("pick") == [12]
+    row = [2, 2, 2, 2, 6, 6]
+    setup.update(row + [0] * 6 + [0, 24])       # South's 20 seeds, as South put them
+    assert setup.phase == COPY and setup.frame.where("less") == [6, 7, 8, 9, 10, 11]
+    setup.update(row + row + [0, 4])            # North copies; 4 seeds stay aside
+    assert setup.phase == READY and setup.game.setup == row + row and match.aside == [0, 4]
