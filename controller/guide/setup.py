@@ -16,10 +16,10 @@ Portable core: MicroPython subset. Counting mode only: digital sensors cannot re
 """
 
 try:
-    from .frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, STEADY, DROP, PICK, MORE,
+    from .frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
                         LESS)
 except ImportError:
-    from frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, STEADY, DROP, PICK, MORE,
+    from frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
                        LESS)
 
 ARRANGE = "arrange"      # the arranger places all their seeds
