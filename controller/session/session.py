@@ -13,6 +13,10 @@ accepted step by default (a Pi); `sync="move"` syncs after each completed move o
 whose flash wears), and a resume then goes back to the start of the move in progress — the
 guide's difference view leads the board back there.
 
+With `match=True` the session plays a match in hands (RULES.md 2.1): when a hand ends it works
+out the holdings and, unless the match is over, guides the set-up of the next hand from the
+load cells (`guide.setup.HandSetup`), journaling the rows each hand starts from.
+
 Portable core: MicroPython subset.
 """
 
@@ -85,6 +89,8 @@ class Session:
     # --- the board's inputs, passed to the guide and journaled ------------------------------
 
     def update(self, counts, settled=None, faults=None):
+        """A reading of every place (see Guide.update); returns the frame to show. In a match,
+        between hands, the reading goes to the next hand's set-up instead."""
         if self.setup is not None:
             return self._setup_update(counts, settled)
         frame = self.guide.update(counts, settled, faults)
