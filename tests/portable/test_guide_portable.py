@@ -3,34 +3,8 @@ no pytest, no random: the same games on CPython and MicroPython)."""
 
 from controller.rules import Game
 from controller.guide import Guide, ACTIVITY, OVER
-from controller.guide.frame import DROP, PICK, TAKE, UUR_FROM, UUR_TO, STEADY, FORCED, FLASH
-
-
-def _follow(guide, counts, hand):
-    """One action of a careful player who reads only the frame; returns the new hand."""
-    frame = guide.frame
-    pits = len(counts) - 2
-    drop, pick, take = frame.where(DROP), frame.where(PICK), frame.where(TAKE)
-    if drop:
-        counts[drop[0]] += 1
-        return hand - 1
-    if pick:
-        hand += counts[pick[0]]
-        counts[pick[0]] = 0
-        return hand
-    if take:
-        store = pits if frame.colour(take[0]) == "south" else pits + 1
-        counts[store] += counts[take[0]]
-        counts[take[0]] = 0
-        return hand
-    if frame.where(UUR_FROM):
-        counts[frame.where(UUR_FROM)[0]] -= 1
-        counts[frame.where(UUR_TO)[0]] += 1
-        return hand
-    legal = [p for p in range(pits) if frame.pattern(p) in (STEADY, FORCED)]
-    hand += counts[legal[-1]]
-    counts[legal[-1]] = 0
-    return hand
+from controller.guide.frame import DROP, FLASH
+from helpers import follow_leds
 
 
 def _play(variant, mode="counting"):
@@ -42,7 +16,7 @@ def _play(variant, mode="counting"):
         if guide.phase == OVER:
             break
         before = counts[:]
-        hand = _follow(guide, counts, hand)
+        hand = follow_leds(guide.frame, counts, hand)
         if mode == ACTIVITY:
             changed = [p for p in range(len(counts) - 2) if counts[p] != before[p]]
             guide.touch(changed[0])

@@ -8,6 +8,7 @@ Random30, not `random`, whose generators differ between the runtimes: both play 
 from controller.rules import Game, Match, RulesError, VARIANTS
 from controller.rules.replay import replay
 from controller.rules.rng import Random30
+from helpers import raises
 
 GAMES_PER_VARIANT = 2
 MAX_PLIES = 150         # random games end by themselves (repetition rule); this bounds the time
@@ -17,13 +18,7 @@ def _variants():
     return sorted(VARIANTS)
 
 
-def _raises(error_type, call, *args):
-    """The error `call(*args)` raises, which must be an `error_type`."""
-    try:
-        call(*args)
-    except error_type as error:
-        return error
-    raise AssertionError("%s did not raise %s" % (call, error_type.__name__))
+
 
 
 def _random_games(variant, count=GAMES_PER_VARIANT):
@@ -93,8 +88,8 @@ def test_setup_as_list_or_tuple():
     setup = [5, 3, 2, 1, 0, 4, 3, 0, 1, 3, 5, 14]
     assert Game("layli-goobalay", setup=setup).pits == setup
     assert Game("layli-goobalay", setup=tuple(setup)).pits == setup
-    _raises(RulesError, Game, "layli-goobalay", None, "4,4,4")
-    _raises(RulesError, Game, "layli-goobalay", None, [4] * 11)
+    raises(RulesError, Game, "layli-goobalay", None, "4,4,4")
+    raises(RulesError, Game, "layli-goobalay", None, [4] * 11)
 
 
 def test_seeds_conserved_in_random_games():
@@ -151,15 +146,15 @@ def test_push_pop_restores_the_position():
             lines.pop()
             game.pop()
             assert game.state_json() == lines[-1], variant
-        _raises(RulesError, game.pop)
+        raises(RulesError, game.pop)
 
 
 def test_illegal_move_names_the_legal_ones():
     game = Game("layli-goobalay", setup=[0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4])
-    error = _raises(RulesError, game.push, 1)      # an empty pit
+    error = raises(RulesError, game.push, 1)      # an empty pit
     assert str(error) == ("ply 1: South's move 1 is not legal: pit 1 is empty "
                           "(legal: 2, 3, 4, 5, 6)"), str(error)
-    error = _raises(RulesError, game.push, 7)
+    error = raises(RulesError, game.push, 7)
     assert "1..6" in str(error), str(error)
     assert game.ply == 0 and game.pits[0] == 0
 
@@ -171,7 +166,7 @@ def test_replay_writes_state_json():
     assert lines[-1] == game.state_json()
     assert lines[0].startswith('{"ply": 0, "pits": [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], ')
     lines = []
-    _raises(RulesError, replay, "layli-goobalay", None, None, 0, ["x"], False, lines.append)
+    raises(RulesError, replay, "layli-goobalay", None, None, 0, ["x"], False, lines.append)
     assert len(lines) == 1
 
 
@@ -208,7 +203,7 @@ def test_match_hands():
         game = match.arrange(row)
         assert game.row(arranger) == row and game.row(1 - arranger) == row
         assert match.seeds_accounted() == total
-        _raises(RulesError, match.arrange, row)     # the next hand is in play
+        raises(RulesError, match.arrange, row)     # the next hand is in play
 
 
 def test_copy_is_independent():

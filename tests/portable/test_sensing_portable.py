@@ -9,6 +9,7 @@ the long ones.
 from controller.rules.rng import Random30
 from controller.sensing import (ActivitySensor, Calibration, Calibrator, CountingSensor,
                                 HX711_HIGH, SensingError, median5)
+from helpers import raises
 
 FRAME_MS = 12.5
 PER_SEED = 1000             # raw units a seed
@@ -16,13 +17,7 @@ NOISE = 50                  # raw units: 0.05 seed, the simulator's noise
 FOLLOW_MS = 260             # settle_ms 200, the median's 25 ms lag and a frame or two
 
 
-def _raises(error_type, call, *args):
-    """The error `call(*args)` raises, which must be an `error_type`."""
-    try:
-        call(*args)
-    except error_type as error:
-        return error
-    raise AssertionError("%s did not raise %s" % (call, error_type.__name__))
+
 
 
 class Cells:
@@ -192,13 +187,13 @@ def test_bad_frames_raise_and_change_nothing():
         t = i * FRAME_MS
         if i % 10 == 5:
             frame = bad[(i // 10) % len(bad)]
-            error = _raises(SensingError, tried.feed, t, frame)
+            error = raises(SensingError, tried.feed, t, frame)
             assert isinstance(error, ValueError) and "\n" not in str(error)
-            _raises(SensingError, tried.feed, t - 100, frames[i])       # time went back
+            raises(SensingError, tried.feed, t - 100, frames[i])       # time went back
         assert clean.feed(t, frames[i]) == tried.feed(t, frames[i])
     assert clean.counts == tried.counts == [4, 0, 0, 0]
     assert clean.values == tried.values
-    error = _raises(SensingError, tried.feed, 1000, [1, 2, True, 4])
+    error = raises(SensingError, tried.feed, 1000, [1, 2, True, 4])
     assert str(error) == "channel 2 (South's store): reading True is not an int"
 
 
@@ -215,7 +210,7 @@ def test_activity_debounces_bounces():
         t += 2
     assert starts == [(34, 1)], starts
     assert sensor.active == [False, False, False]
-    error = _raises(SensingError, sensor.feed, t, [0, 2, 0])
+    error = raises(SensingError, sensor.feed, t, [0, 2, 0])
     assert str(error) == "pit 1: reading 2 is not one of 0/1"
     # stuck: active for more than stuck_ms
     sensor = ActivitySensor(2, debounce_ms=30, stuck_ms=1000)
@@ -253,9 +248,9 @@ def test_the_calibration_procedure():
     # what cannot count is refused, naming the channel
     cells.counts = [0, -3, 0, 0]
     frames = [cells.frame(i * FRAME_MS) for i in range(80)]
-    error = _raises(SensingError, steps.weigh, frames, 3, [1])
+    error = raises(SensingError, steps.weigh, frames, 3, [1])
     assert "channel 1 (pit 1) reads no more with 3 seeds" in str(error)
     assert steps.per_seed == per_seed                       # nothing changed
     cells.constant[2] = 777
-    error = _raises(SensingError, Calibrator(4).tare, [cells.frame(i) for i in range(40)])
+    error = raises(SensingError, Calibrator(4).tare, [cells.frame(i) for i in range(40)])
     assert "channel 2 (South's store) reads a constant 777" in str(error)

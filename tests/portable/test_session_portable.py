@@ -1,33 +1,8 @@
 """Sessions under both runtimes: a journaled game resumes at the same move and step."""
 
 from controller.guide import OVER, SOWING
-from controller.guide.frame import DROP, PICK, TAKE, UUR_FROM, UUR_TO, STEADY, FORCED
 from controller.session import MemoryStorage, FileStorage, Session
-
-
-def _act(session, counts, hand):
-    frame = session.guide.frame
-    pits = len(counts) - 2
-    for place in frame.where(DROP):
-        counts[place] += 1
-        return hand - 1
-    for place in frame.where(PICK):
-        hand += counts[place]
-        counts[place] = 0
-        return hand
-    for place in frame.where(TAKE):
-        store = pits if frame.colour(place) == "south" else pits + 1
-        counts[store] += counts[place]
-        counts[place] = 0
-        return hand
-    if frame.where(UUR_FROM):
-        counts[frame.where(UUR_FROM)[0]] -= 1
-        counts[frame.where(UUR_TO)[0]] += 1
-        return hand
-    legal = [p for p in range(pits) if frame.pattern(p) in (STEADY, FORCED)]
-    hand += counts[legal[0]]
-    counts[legal[0]] = 0
-    return hand
+from helpers import follow_leds
 
 
 def test_resume_in_the_middle_of_a_move():
@@ -38,14 +13,14 @@ def test_resume_in_the_middle_of_a_move():
     for _ in range(40):
         if session.guide.phase == OVER:
             break
-        hand = _act(session, counts, hand)
+        hand = follow_leds(session.guide.frame, counts, hand, choose=0)
         session.update(counts)
     again = Session.resume(MemoryStorage(storage.lines()))
     assert again.game.moves == session.game.moves
     if session.guide.phase == SOWING:
         assert again.guide.phase == SOWING and again.guide.done == session.guide.done
     while again.guide.phase != OVER:
-        hand = _act(again, counts, hand)
+        hand = follow_leds(again.guide.frame, counts, hand, choose=0)
         again.update(counts)
     assert again.game.scores == counts[-2:]
 
