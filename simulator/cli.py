@@ -6,11 +6,13 @@ import argparse
 import json
 
 from controller.commands.common import parse_options, ranged
+from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
 from simulator.run import run as run_games
 
 KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes_flagged",
         "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
+FAULT_KEYS = ("faults_injected", "faults_flagged")      # only with --faults
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -25,19 +27,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="load cells that count, or digital sensors that see activity")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a variant option (repeatable)")
+    parser.add_argument("--faults", type=ranged(float, 0, 3600), default=0.0, metavar="PER_HOUR",
+                        help="load cells break this often per simulated hour, each for 20-90 s "
+                             "(counting sensing; adds faults_injected and faults_flagged)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option) or None
     Rules(args.variant, options)                # bad options: one line, before any game
+    if args.faults and args.sensing != "counting":
+        raise UsageError("--faults breaks load cells: it needs --sensing counting")
     report = run_games(args.variant, args.games, args.mistakes, args.seed, args.sensing,
-                       options)
+                       options, args.faults)
+    keys = KEYS + FAULT_KEYS if args.faults else KEYS
     if args.json:
-        print(json.dumps({key: report[key] for key in KEYS}))
+        print(json.dumps({key: report[key] for key in keys}))
         return 0
     print("%s, %d game(s), %s sensing, mistake rate %g, seed %d" % (
         args.variant, args.games, args.sensing, args.mistakes, args.seed))
-    for key in KEYS[1:]:
+    for key in keys[1:]:
         print("  %-22s %s" % (key, report[key]))
     return 0

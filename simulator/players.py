@@ -12,7 +12,11 @@ sometimes does the wrong thing, as people do, and puts it right when the LEDs sh
 
 Actions: ("lift", place), ("drop", place, k), ("take", place, k) (seeds into the hand, to put
 right), ("put", place, k) (from the hand), ("move", source, destination, k), ("touch", place),
-("wait",).
+("confirm",) (the confirm button), ("wait",).
+
+A place whose sensor is broken shows its step in the fault colour, or the fault pattern alone:
+the player does the step as usual and then presses confirm, vouching for it; with nothing else
+to do and a broken place showing, they check it and confirm.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import random
 
 from controller.guide.frame import (DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, STEADY, FLASH,
-                                    MORE, LESS, PLAYER_COLOURS, HINT, Frame)
+                                    MORE, LESS, BROKEN, PLAYER_COLOURS, HINT, FAULT, Frame)
 
 COUNTING_MISTAKES = ("wrong_pit", "two_at_once", "missed_relay", "knocked", "wrong_removed")
 ACTIVITY_MISTAKES = ("wrong_pit", "stray_touch")
@@ -42,6 +46,7 @@ class LedPlayer:
         self.mistakes: list[tuple] = []       # (kind, action) of every mistake made
         self.misplaced: list[int] = []        # pits a seed went into by mistake (as a person
                                               # remembers: needed where sensors cannot count)
+        self.vouch = False                    # a step at a broken place is done: confirm it
 
     def stores(self) -> tuple[int, int]:
         return (2 * self.n, 2 * self.n + 1)
@@ -49,6 +54,9 @@ class LedPlayer:
     def next_action(self, frame: Frame, counts: list[int]) -> tuple:
         """What the hand does next, seeing `frame` (and the seeds in the pits, as a person
         sees them)."""
+        if self.vouch:
+            self.vouch = False
+            return ("confirm",)
         flashing = frame.where(FLASH)
         if flashing:
             return self._put_right_flash(flashing[0], counts)
@@ -56,10 +64,14 @@ class LedPlayer:
         if more or less:
             return self._put_right_difference(more, less, counts)
         action = self._guided(frame, counts)
-        if action[0] != "wait" and self.rate and self.rng.random() < self.rate:
+        if action[0] in ("wait", "confirm"):
+            return action
+        if self.rate and self.rng.random() < self.rate:
             wrong = self._mistake(action, frame, counts)
             if wrong is not None:
                 return wrong
+        # the step as shown: if it touches a broken place, the sensors cannot see it done
+        self.vouch = any(frame.colour(place) == FAULT for place in _places(action))
         return action
 
     # --- doing what the LEDs say ----------------------------------------------------------
@@ -72,7 +84,9 @@ class LedPlayer:
                 if kind == "drop":
                     return ("drop", place, 1) if self.hand else ("wait",)
                 if kind == "lift":
-                    return ("lift", place)
+                    return ("lift", place) if counts[place] else ("wait",)
+                if not counts[place]:
+                    return ("wait",)        # emptied already: the sensors are catching up
                 store = self._lit_store(frame, frame.colour(place))
                 return ("move", place, store, counts[place])
         sources, targets = frame.where(UUR_FROM), frame.where(UUR_TO)
@@ -81,16 +95,23 @@ class LedPlayer:
         return self._choose_move(frame, counts)
 
     def _lit_store(self, frame: Frame, colour: str) -> int:
-        return self.stores()[PLAYER_COLOURS.index(colour)]
+        if colour in PLAYER_COLOURS:
+            return self.stores()[PLAYER_COLOURS.index(colour)]
+        # the pit's sensor is broken, so it shows the fault colour: the store lit is the one
+        lit = [store for store in self.stores() if frame.pattern(store) == STEADY]
+        return lit[0] if lit else self.stores()[0]
 
     def _choose_move(self, frame: Frame, counts: list[int]) -> tuple:
         """The legal pits are lit in the mover's colour: pick one (a hint first)."""
+        if self.hand:
+            return ("wait",)        # seeds in hand: the lift is not seen yet, the LEDs catch up
         hinted = [p for p in frame.where(PICK) if frame.colour(p) == HINT]
         if hinted:
             return ("lift", hinted[0])
         legal = [p for p in range(2 * self.n) if frame.pattern(p) in (STEADY, FORCED)]
         if not legal:
-            return ("wait",)
+            # nothing to do but a broken place showing: look at it, it is right, confirm
+            return ("confirm",) if frame.where(BROKEN) else ("wait",)
         return ("lift", self.rng.choice(legal))
 
     # --- putting mistakes right -----------------------------------------------------------
@@ -103,9 +124,10 @@ class LedPlayer:
         return ("take", place, 1) if counts[place] else ("wait",)
 
     def _put_right_difference(self, more: list[int], less: list[int], counts: list[int]):
-        if more:
+        more = [place for place in more if counts[place]]   # "too many" in an empty pit:
+        if more:                                             # the sensor, not the seeds
             return ("take", more[0], 1)
-        if self.hand:
+        if self.hand and less:
             return ("put", less[0], 1)
         return ("wait",)
 
@@ -146,6 +168,13 @@ class LedPlayer:
     def _made(self, kind: str, action: tuple) -> tuple:
         self.mistakes.append((kind, action))
         return action
+
+
+def _places(action: tuple) -> tuple:
+    """The places an action's hand goes to."""
+    if action[0] == "move":
+        return (action[1], action[2])
+    return (action[1],) if len(action) > 1 else ()
 
 
 def apply_action(action: tuple, counts: list[int], player: LedPlayer) -> None:

@@ -12,6 +12,12 @@ read. Activity mode: the digital pit sensors are polled and debounced by
 
 A player acts when the hand is free, after a reaction time, and — like a person waiting for the
 light to move on — only once the LEDs have changed since their last action (or after a while).
+
+With `faults` (per simulated hour), load cells break at random moments: stuck at the reading
+they had (a hung converter), railed (a broken wire), far out of range, or reading below empty (a
+cell pushed up, a store reading negative), each for a random time until someone reseats it. The
+guide must show the fault on that place, and the players carry on, confirming by hand each step
+that needs the broken place.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from controller.session import MemoryStorage, Session
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
 from simulator.players import LedPlayer
-from simulator.sensors import DigitalSensors, LoadCells
+from simulator.sensors import (DigitalSensors, LoadCells, FAULT_STUCK, FAULT_OFFSET,
+                               FAULT_OUT_OF_RANGE, RAW_MAX)
 
 MISTAKE_PATTERNS = (FLASH, MORE, LESS)
 REACTION_MS = 200          # from seeing the LEDs change to the hand moving
@@ -37,6 +44,7 @@ PATIENCE_MS = 1000         # how long a player waits for the LEDs to react (a se
 STEP_MS = 50               # how often the loop lets the players look
 TOUCH_MS = 300             # a touch outside the script
 GAME_LIMIT_MS = 6 * 3600 * 1000
+FAULT_MS = (20000, 90000)  # how long a broken cell stays broken before someone reseats it
 
 
 @dataclass
@@ -47,6 +55,8 @@ class GameResult:
     mistakes_flagged: int = 0
     false_alarms: int = 0
     skip_aheads: int = 0
+    faults_injected: int = 0
+    faults_flagged: int = 0
     sim_ms: int = 0
     record: str = ""
     events: list = field(default_factory=list)
@@ -79,14 +89,65 @@ class _Watcher:
             self.pending = False        # a step accepted with the mistake unshown: missed
 
 
+class FaultPlan:
+    """Breaks load cells at random moments (`per_hour` on average, one at a time) and mends each
+    after FAULT_MS; counts the faults the guide showed (a "fault" event on that place while it
+    lasted)."""
+
+    KINDS = ("hung", "railed", FAULT_OUT_OF_RANGE, "negative")
+
+    def __init__(self, cells: LoadCells, board: PhysicalBoard, per_hour: float,
+                 rng: random.Random, result: GameResult) -> None:
+        self.cells = cells
+        self.board = board
+        self.rng = rng
+        self.mean_gap_ms = 3600000 / per_hour
+        self.result = result
+        self.current = None             # (channel, until_ms, flagged)
+        self.next_ms = self._gap()
+
+    def _gap(self) -> float:
+        return self.rng.expovariate(1 / self.mean_gap_ms)
+
+    def step(self, now_ms: int, events: list) -> None:
+        if self.current is not None:
+            channel, until, flagged = self.current
+            if any(e[0] == "fault" and e[1] == channel for e in events):
+                flagged = True
+            self.current = (channel, until, flagged)
+            if now_ms >= until:
+                self.cells.clear_fault(channel)
+                self.result.faults_flagged += flagged
+                self.current = None
+                self.next_ms = now_ms + self._gap()
+        elif now_ms >= self.next_ms:
+            self._break(now_ms)
+
+    def _break(self, now_ms: int) -> None:
+        cells, rng = self.cells, self.rng
+        channel = rng.randrange(cells.channels)
+        kind = rng.choice(self.KINDS)
+        if kind == "hung":              # the converter stops at what it read last
+            cells.inject_fault(channel, FAULT_STUCK, cells.sample()[channel])
+        elif kind == "railed":
+            cells.inject_fault(channel, FAULT_STUCK, RAW_MAX)
+        elif kind == "negative":        # below empty whatever the place holds
+            cells.inject_fault(channel, FAULT_OFFSET, -(sum(self.board.counts()) + 5))
+        else:
+            cells.inject_fault(channel, kind)
+        self.result.faults_injected += 1
+        self.current = (channel, now_ms + rng.uniform(*FAULT_MS), False)
+
+
 class Hands:
     """A player's hands at the board: they look at the LEDs when free and after a reaction time,
     act once the LEDs have changed since their last action (or a while has passed), and carry
     the action out on the physical board."""
 
-    def __init__(self, player: LedPlayer, board: PhysicalBoard) -> None:
+    def __init__(self, player: LedPlayer, board: PhysicalBoard, session: Session) -> None:
         self.player = player
         self.board = board
+        self.session = session              # for the buttons
         self.next_look = 0
         self.seen_frame = None
         self.waited_since = 0
@@ -106,7 +167,10 @@ class Hands:
         if action[0] == "wait":
             self.next_look = now + REACTION_MS
             return False
-        _perform(action, board)
+        if action[0] == "confirm":
+            self.session.confirm()
+        else:
+            _perform(action, board)
         player.hand = len(board.hand)
         self.seen_frame = frame
         self.waited_since = now
@@ -116,10 +180,11 @@ class Hands:
 
 def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
               sensing: str = "counting", options: dict | None = None,
-              skip: bool = True, recording: dict | None = None) -> GameResult:
+              skip: bool = True, recording: dict | None = None,
+              faults: float = 0.0) -> GameResult:
     """One game from the standard start to the collection, on the simulated board. With a
     `recording` dict, the calibration and every sensor frame are kept in it (benchmarks replay
-    them)."""
+    them); with `faults`, load cells break that many times an hour (counting mode)."""
     rng = random.Random(seed)
     clock = SimClock()
     game = Game(variant, options)
@@ -134,7 +199,7 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         cells = LoadCells(board, clock, rng)
         calibration = Calibration(cells.tare_raw, cells.per_seed_raw, spread=board.spread,
                                   noise=[cells.noise * raw for raw in cells.per_seed_raw])
-        sensor = CountingSensor(calibration)
+        sensor = CountingSensor(calibration, max_count=sum(game.setup))
         if recording is not None:
             recording["calibration"] = calibration
             recording["frames"] = []
@@ -144,9 +209,15 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         digital = DigitalSensors(board, clock, rng)
         sensor = ActivitySensor(2 * n)
         read = _activity_reader(digital, sensor, session)
-    hands = Hands(player, board)
+    hands = Hands(player, board, session)
+    plan = None
+    if faults and sensing == "counting":
+        # its own generator: the same game with and without faults plays the same moves
+        plan = FaultPlan(cells, board, faults, random.Random(seed * 7 + 3), result)
     while session.guide.phase != OVER and clock.now_ms < GAME_LIMIT_MS:
         events = read(clock.now_ms + STEP_MS)
+        if plan is not None:
+            plan.step(clock.now_ms, events)
         watcher.saw(session.guide, events, board.counts(), not board.hand)
         result.events.extend(events)
         if any(event[0] == "skip_offered" for event in events) and skip:
@@ -154,6 +225,8 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
                 result.skip_aheads += 1
         if hands.turn(session.guide.frame):
             watcher.made()
+    if plan is not None and plan.current is not None:
+        plan.step(plan.current[1], [])         # mended after the game: still counted
     # let the last seeds land and settle
     result.events.extend(read(clock.now_ms + 1000))
     result.completed = session.guide.phase == OVER
@@ -183,13 +256,18 @@ def _counting_reader(cells: LoadCells, sensor: CountingSensor, session: Session,
 
 
 def _activity_reader(digital: DigitalSensors, sensor: ActivitySensor, session: Session):
+    faults = list(sensor.faults)
+
     def read(until_ms: int) -> list:
         events = []
         for frame in digital.frames(until_ms):
             for pit in sensor.feed(frame.time_ms, frame.values):
                 session.touch(pit)
-                events.extend(session.events)
-                session.events = []
+            if sensor.faults != faults:
+                faults[:] = sensor.faults
+                session.set_faults(faults)
+            events.extend(session.events)
+            session.events = []
         return events
     return read
 
@@ -217,12 +295,14 @@ def _perform(action: tuple, board: PhysicalBoard) -> None:
 
 
 def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "counting",
-        options: dict | None = None) -> dict:
-    """`layli sim`'s report over `games` games (seeds seed, seed+1, ...)."""
+        options: dict | None = None, faults: float = 0.0) -> dict:
+    """`layli sim`'s report over `games` games (seeds seed, seed+1, ...); with `faults`, two
+    more keys: faults_injected and faults_flagged."""
     start = time.perf_counter()
-    results = [play_game(variant, seed + k, mistakes, sensing, options) for k in range(games)]
+    results = [play_game(variant, seed + k, mistakes, sensing, options, faults=faults)
+               for k in range(games)]
     wall = time.perf_counter() - start
-    return {
+    report = {
         "games": games,
         "completed": sum(r.completed for r in results),
         "board_matches_engine": sum(r.board_matches_engine for r in results),
@@ -233,3 +313,7 @@ def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "co
         "sim_seconds_per_game": round(sum(r.sim_ms for r in results) / 1000 / max(games, 1), 1),
         "wall_seconds": round(wall, 2),
     }
+    if faults:
+        report["faults_injected"] = sum(r.faults_injected for r in results)
+        report["faults_flagged"] = sum(r.faults_flagged for r in results)
+    return report

@@ -253,6 +253,55 @@ def test_a_faulty_sensor_is_shown_and_a_person_confirms_its_place():
     assert not guide.skip_ahead()               # a faulty sensor could not check a skip
 
 
+def test_confirm_is_judged_at_once_and_a_broken_legal_pit_can_start_a_move():
+    game, guide, counts = start()
+    faults = [None] * 14
+    faults[2] = "stuck"
+    guide.update(counts, faults=faults)
+    assert guide.frame.places[2] == (FAULT, STEADY)     # still a legal pit, in the fault colour
+    counts[2] = 0                                       # lifted: its broken sensor cannot tell
+    guide.update(counts, faults=faults)
+    assert guide.phase == AWAIT
+    guide.confirm()                                     # no new reading needed
+    assert guide.phase == SOWING and guide.move == 3 and guide.frame.where(DROP) == [3]
+    assert guide.take_events()[-1] == ("step_done", 1)
+
+
+def test_a_difference_goes_when_only_unsettled_places_are_left():
+    game, guide, counts = start()
+    counts[2] = 0
+    guide.update(counts)
+    counts[9] += 2                                      # seeds where none belong
+    guide.update(counts)
+    assert guide.frame.pattern(9) == MORE
+    counts[9] -= 2                                      # taken out; meanwhile another pit
+    settled = [True] * 14                               # goes quiet (a sensor dying)
+    settled[7] = False
+    guide.update(counts, settled)
+    assert guide.mistake is None and guide.frame.where(MORE) == []
+
+
+def test_activity_faults_are_shown_and_confirm_does_the_step_by_hand():
+    game = Game("layli-goobalay")
+    guide = Guide(game, ACTIVITY)
+    guide.touch(2)
+    guide.touch(9)                                      # an activation nowhere near the script
+    assert guide.frame.pattern(9) == FLASH
+    faults = [None] * 12
+    faults[9] = "active for more than 10 s"             # ... it was the sensor sticking
+    faults[3] = "active for more than 10 s"
+    guide.set_faults(faults)
+    assert guide.frame.where(FLASH) == []
+    assert guide.frame.places[9] == (FAULT, BROKEN) and guide.frame.places[3] == (FAULT, DROP)
+    events = guide.take_events()
+    assert ("mistake_cleared", 9) in events and ("fault", 3, faults[3]) in events
+    guide.confirm()                                     # the seed went into pit 3: vouched
+    assert guide.frame.where(DROP) == [4]
+    assert ("confirmed", 3) in guide.take_events()
+    guide.confirm()                                     # pit 4's sensor works: no vouching
+    assert guide.frame.where(DROP) == [4]
+
+
 def test_the_end_collects_and_lights_the_winner():
     game, guide, counts = start([2, 0, 1] + [0] * 9)
     player = LedPlayer(6, random.Random(0))

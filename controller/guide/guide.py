@@ -137,12 +137,40 @@ class Guide:
         return self.frame
 
     def confirm(self):
-        """A person vouches for the places whose sensors are faulty (or, in activity mode, for
-        a takeback done by hand, which digital sensors cannot check)."""
+        """A person vouches for what the sensors cannot check: in counting mode, the places
+        whose sensors are faulty (the step that needs one is accepted when every other place
+        agrees); in activity mode, the step in a pit whose sensor is faulty, or a takeback done
+        by hand, which digital sensors cannot check."""
         self.confirmed = True
-        if self.mode == ACTIVITY and self.phase == RESTORE:
+        if self.mode == COUNTING:
+            self._rejudge()
+        elif self.phase == RESTORE:
             self._target_reached()
-            self._render()
+        elif self.phase == SOWING and not self.flagged and self.done < len(self.script):
+            place = self._step_place(self.script[self.done])
+            if place is not None and self.faults[place]:
+                self.events.append(("confirmed", place))
+                self._advance(1)
+        elif self.phase == AWAIT:
+            # a lifted pit whose sensor is faulty: unambiguous only when it is the one such
+            faulty = [pit for pit in self._legal_pits() if self.faults[pit]]
+            if len(faulty) == 1:
+                self.events.append(("confirmed", faulty[0]))
+                self._start(self._move_of(faulty[0]), 1)
+        self._render()
+
+    def set_faults(self, faults):
+        """Activity mode: the sensors' faults (None or a text per place, as sensing gives
+        them; the stores have none). A pit flashing for an activation that turns out to be
+        its sensor sticking is cleared: no hand did it. Returns the frame."""
+        self._note_faults(faults)
+        for pit in list(self.flagged):
+            if self.faults[pit]:
+                self.flagged.remove(pit)
+                self.mistake = None
+                self.events.append(("mistake_cleared", pit))
+        self._render()
+        return self.frame
 
     def skip_ahead(self):
         """Set the board to the result of the move at once (offered after a few relay laps).
@@ -319,7 +347,7 @@ class Guide:
         if faults is None:
             return
         for place in range(self.size):
-            fault = faults[place]
+            fault = faults[place] if place < len(faults) else None
             if fault != self.faults[place]:
                 self.faults[place] = fault
                 if fault:
@@ -358,7 +386,8 @@ class Guide:
         return 0 if self._agrees(counts, settled, start, ()) else None
 
     def _await_reading(self, counts, settled):
-        if self._agrees(counts, settled, self.board.places(), ()):
+        # once confirm() vouches for a broken pit, look for the move lifted from it
+        if not self.confirmed and self._agrees(counts, settled, self.board.places(), ()):
             self._clear_mistake(settled)
             return
         game = self.game
@@ -437,7 +466,10 @@ class Guide:
             if settled[place] and not self.faults[place] and counts[place] != nearest[place]:
                 diff[place] = counts[place] - nearest[place]
         if not diff:
-            return              # nothing settled disagrees yet
+            # nothing settled and trusted disagrees: what is left is hands still at work (or a
+            # sensor going quiet); the mistake on show goes once its own places have settled
+            self._clear_mistake(settled)
+            return
         if step is not None and step[0] == "drop":
             start = boards[0]
             extra = [place for place in range(self.size)

@@ -27,7 +27,8 @@ value is judged (every 100 ms):
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
    hand resting on the pit trembles more than that) is judged, then again every 100 ms: its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
-   wrong, a cell pushed up); otherwise the nearest count k with a `confidence`
+   wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how many
+   seeds are in play (a cell off scale that the converter's range did not catch); otherwise the nearest count k with a `confidence`
    (`count_confidence`) becomes the count, settled, when the confidence reaches `accept`. A
    steady value that is not close to a whole number of seeds (something else on the pit) stays
    unsettled and keeps the last count.
@@ -234,11 +235,11 @@ class CountingSensor:
     """
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
-                 "motion", "counts", "settled", "confidence", "faults", "values", "_channels",
+                 "motion", "max_count", "counts", "settled", "confidence", "faults", "values", "_channels",
                  "_t")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
-                 stuck_ms=2000, motion=3.5):
+                 stuck_ms=2000, motion=3.5, max_count=None):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -259,6 +260,9 @@ class CountingSensor:
         self.track_ms = track_ms
         self.stuck_ms = stuck_ms
         self.motion = motion
+        if max_count is not None:
+            _positive(max_count, "max_count")
+        self.max_count = max_count      # the seeds in play: no place can hold more
         size = len(calibration.tare)
         self._channels = []
         for i in range(size):
@@ -457,6 +461,9 @@ class CountingSensor:
         if x < NEGATIVE:
             return self._set(i, count, False, 0.0,
                              "reads below empty (under -0.5 seed): tare off or cell pushed up")
+        if self.max_count is not None and x > self.max_count - NEGATIVE:
+            return self._set(i, count, False, 0.0, "reads %d seeds, more than the %d in play" % (
+                int(x + 0.5), self.max_count))
         if ch.motion > ch.quiet:
             return self._set(i, count, False, 0.0, None)     # steady on average, yet trembling
         if ch.flat and ch.same_since is not None and t_ms - ch.same_since >= self.settle_ms:

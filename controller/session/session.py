@@ -159,6 +159,12 @@ class Session:
         self.guide.resync()
         self._log()
 
+    def set_faults(self, faults):
+        """Activity mode: the pit sensors' faults (see Guide.set_faults)."""
+        frame = self.guide.set_faults(faults)
+        self._log()
+        return frame
+
     def _log(self):
         events = self.guide.take_events()
         wrote = False

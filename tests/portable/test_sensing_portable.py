@@ -254,3 +254,18 @@ def test_the_calibration_procedure():
     cells.constant[2] = 777
     error = raises(SensingError, Calibrator(4).tare, [cells.frame(i) for i in range(40)])
     assert "channel 2 (South's store) reads a constant 777" in str(error)
+
+
+def test_a_place_reading_more_seeds_than_are_in_play_is_a_fault():
+    cells = Cells(9, [4, 4, 2, 0])
+    sensor = CountingSensor(cells.calibration(), max_count=10)
+    t = _feed(sensor, cells, 0.0, 40)
+    assert sensor.counts == [4, 4, 2, 0]
+    cells.tare[2] += 40 * PER_SEED          # a cell off scale, far inside the converter's range
+    t = _feed(sensor, cells, t, 40)
+    assert sensor.faults[2] == "reads 42 seeds, more than the 10 in play"
+    assert sensor.counts[2] == 2 and not sensor.settled[2]
+    cells.tare[2] -= 40 * PER_SEED          # reseated: the count comes back
+    _feed(sensor, cells, t, 40)
+    assert sensor.faults[2] is None and sensor.counts == [4, 4, 2, 0]
+    raises(SensingError, lambda: CountingSensor(cells.calibration(), max_count=0))
