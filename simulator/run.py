@@ -25,9 +25,10 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from controller.guide import OVER
-from controller.guide.frame import FLASH, MORE, LESS
+from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
 from controller.sensing import ActivitySensor, Calibration, CountingSensor
 from controller.session import MemoryStorage, Session
@@ -70,15 +71,19 @@ class _Watcher:
     def __init__(self, result: GameResult) -> None:
         self.result = result
         self.pending = False
-        self.showing = False
+        self.showing: dict[int, str] = {}       # place -> the mistake pattern it shows
 
     def made(self) -> None:
         self.result.mistakes_made += 1
         self.pending = True
 
     def saw(self, guide, events, truth: list[int], hand_empty: bool) -> None:
-        shows = any(guide.frame.pattern(p) in MISTAKE_PATTERNS for p in range(guide.size))
-        if shows and not self.showing:
+        frame = guide.frame
+        shows = {p: frame.pattern(p) for p in range(guide.size)
+                 if frame.pattern(p) in MISTAKE_PATTERNS}
+        # a new mistake shows as a place that starts flashing or joins the difference view
+        # (another may be on show already: a mistake made while one is put right)
+        if any(self.showing.get(p) != pattern for p, pattern in shows.items()):
             if self.pending:
                 self.result.mistakes_flagged += 1
                 self.pending = False
@@ -144,10 +149,11 @@ class Hands:
     act once the LEDs have changed since their last action (or a while has passed), and carry
     the action out on the physical board."""
 
-    def __init__(self, player: LedPlayer, board: PhysicalBoard, session: Session) -> None:
+    def __init__(self, player: LedPlayer, board: PhysicalBoard,
+                 confirm: Callable[[], object] | None = None) -> None:
         self.player = player
         self.board = board
-        self.session = session              # for the buttons
+        self.confirm = confirm              # the confirm button (None: the board has none)
         self.next_look = 0
         self.seen_frame = None
         self.waited_since = 0
@@ -158,7 +164,8 @@ class Hands:
         now = board.clock.now_ms
         if not board.idle or now < self.next_look:
             return False
-        if frame == self.seen_frame and now - self.waited_since < PATIENCE_MS:
+        view = _guidance(frame)
+        if view == self.seen_frame and now - self.waited_since < PATIENCE_MS:
             return False
         player = self.player
         made = len(player.mistakes)
@@ -168,14 +175,22 @@ class Hands:
             self.next_look = now + REACTION_MS
             return False
         if action[0] == "confirm":
-            self.session.confirm()
+            if self.confirm is None:
+                raise ValueError("the player pressed confirm on a board without the button")
+            self.confirm()
         else:
             _perform(action, board)
         player.hand = len(board.hand)
-        self.seen_frame = frame
+        self.seen_frame = view
         self.waited_since = now
         self.next_look = board.busy_until_ms + REACTION_MS
         return len(player.mistakes) > made
+
+
+def _guidance(frame) -> list:
+    """What of `frame` tells a player that their action was seen: every place but those that
+    only show a broken sensor (one breaking says nothing about the seed just dropped)."""
+    return [place if place[1] != BROKEN else (OFF, DARK) for place in frame.places]
 
 
 def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
@@ -209,7 +224,7 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         digital = DigitalSensors(board, clock, rng)
         sensor = ActivitySensor(2 * n)
         read = _activity_reader(digital, sensor, session)
-    hands = Hands(player, board, session)
+    hands = Hands(player, board, session.confirm)
     plan = None
     if faults and sensing == "counting":
         # its own generator: the same game with and without faults plays the same moves
@@ -225,10 +240,11 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
                 result.skip_aheads += 1
         if hands.turn(session.guide.frame):
             watcher.made()
-    if plan is not None and plan.current is not None:
-        plan.step(plan.current[1], [])         # mended after the game: still counted
     # let the last seeds land and settle
-    result.events.extend(read(clock.now_ms + 1000))
+    events = read(clock.now_ms + 1000)
+    result.events.extend(events)
+    if plan is not None and plan.current is not None:
+        plan.step(plan.current[1], events)     # mended after the game: still counted
     result.completed = session.guide.phase == OVER
     final = session.guide.board.places()
     result.board_matches_engine = result.completed and board.counts() == final and \
