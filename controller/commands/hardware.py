@@ -1,0 +1,160 @@
+"""`layli hardware`: the shipped board profiles, their check and power budget, wiring diagrams
+and bills of materials (host-only).
+
+    layli hardware list [--json]
+    layli hardware check PROFILE [--json]       # PROFILE: a shipped name or a .toml path
+    layli hardware wiring PROFILE [-o FILE.svg]
+    layli hardware bom PROFILE [--json]
+
+A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from controller.errors import UsageError
+from controller.hardware.boards import BOARDS, board_of
+from controller.hardware.bom import bill
+from controller.hardware.problems import ProfileError
+from controller.hardware.profile import Budget, Profile, budget, check, load, shipped
+from controller.hardware.wiring import svg
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
+    actions.required = True
+    listing = actions.add_parser("list", help="the shipped board profiles")
+    listing.add_argument("--json", action="store_true", help="print one JSON object")
+    checking = actions.add_parser("check", help="validate a profile and print its power budget")
+    checking.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    checking.add_argument("--json", action="store_true", help="print one JSON object")
+    wiring = actions.add_parser("wiring", help="the wiring diagram of a profile, as SVG")
+    wiring.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    wiring.add_argument("-o", "--output", metavar="FILE.svg", help="write it here, not to stdout")
+    parts = actions.add_parser("bom", help="the bill of materials of a profile")
+    parts.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    parts.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return ACTIONS[args.action](args)
+    except ProfileError as error:
+        if getattr(args, "json", False):
+            print(json.dumps({"profile": getattr(args, "profile", None), "ok": False,
+                              "problems": [p._asdict() for p in error.problems]}))
+        sys.stdout.flush()
+        for problem in error.problems:
+            print("layli: error: " + str(problem), file=sys.stderr)
+        return 2
+
+
+def checked(name_or_path: str) -> Profile:
+    """The profile, loaded and checked: a ProfileError with every problem otherwise."""
+    profile = load(name_or_path)
+    problems = check(profile)
+    if problems:
+        raise ProfileError(problems)
+    return profile
+
+
+def _list(args: argparse.Namespace) -> int:
+    rows = []
+    for name in shipped():
+        profile = load(name)
+        rows.append({"name": name, "profile": profile.kind, "pits": profile.pits,
+                     "leds": profile.leds.length, "sensing": profile.sensors.kind,
+                     "pins": len(profile.pins()), "title": profile.title})
+    if args.json:
+        print(json.dumps({"profiles": rows}))
+        return 0
+    print("%-22s %-16s %5s %5s %-10s %s" % ("profile", "kind", "board", "LEDs", "sensing",
+                                          "title"))
+    for row in rows:
+        print("%-22s %-16s %5s %5d %-10s %s" % (row["name"], row["profile"],
+                                               "2x%d" % row["pits"], row["leds"],
+                                               row["sensing"], row["title"]))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    profile = checked(args.profile)
+    figures = budget(profile)
+    pins = {key: sum(1 for pin in profile.pins() if board_of(pin) is BOARDS[key])
+            for key in profile.boards}
+    if args.json:
+        print(json.dumps({"profile": profile.name, "ok": True, "problems": [],
+                          "path": profile.label, "kind": profile.kind,
+                          "pins": {key: {"used": used, "of": len(BOARDS[key].usable)}
+                                   for key, used in pins.items()},
+                          "budget": figures.as_dict()}))
+        return 0
+    print("%s: ok (%s)" % (profile.name, profile.label))
+    print("  %s" % profile.title)
+    print("  pins: %s" % ", ".join("%s %d of %d" % (BOARDS[key].title, used,
+                                                     len(BOARDS[key].usable))
+                                   for key, used in pins.items()))
+    print()
+    print(budget_text(figures))
+    return 0
+
+
+def budget_text(figures: Budget) -> str:
+    """The power budget as a table a maker reads."""
+    rows = [
+        ("LED strip: %d LEDs at full white (60 mA each)" % figures.leds,
+         figures.full_white_ma, "not reachable: capped below"),
+        ("  at the brightness cap, %d/256" % figures.brightness, figures.at_brightness_ma, ""),
+        ("  after the strip's current cap of %d mA" % figures.strip_max_ma, figures.strip_ma,
+         "counted"),
+        ("  the LEDs' own draw, dark", figures.idle_ma, "counted"),
+    ]
+    for share in figures.loads:
+        rows.append(("%s, %d x %d mA" % (share.what, share.count, share.ma_each), share.ma,
+                     "from " + share.rail))
+    out = ["power budget, worst case (mA)"]
+    out += ["  %-58s %7d  %s" % row for row in rows]
+    used = 100 * figures.total_ma // figures.supply_ma
+    out.append("  %-58s %7d" % ("total", figures.total_ma))
+    out.append("  %-58s %7d  headroom %d mA (%d%% used)" % (
+        "supply: %s %s" % (figures.supply.maker, figures.supply.number), figures.supply_ma,
+        figures.headroom_ma, used))
+    for board, drawn, limit in figures.rails:
+        out.append("  %-58s %7d  of %d mA" % ("%s 3V3 pin" % BOARDS[board].title, drawn, limit))
+    return "\n".join(out)
+
+
+def _wiring(args: argparse.Namespace) -> int:
+    text = svg(checked(args.profile))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise UsageError("cannot write %s: %s" % (args.output, error.strerror or error))
+    print("wrote %s" % args.output)
+    return 0
+
+
+def _bom(args: argparse.Namespace) -> int:
+    profile = checked(args.profile)
+    lines = bill(profile)
+    if args.json:
+        print(json.dumps({"profile": profile.name, "parts": [line.as_dict() for line in lines]}))
+        return 0
+    print("bill of materials: %s (%s)" % (profile.name, profile.title))
+    print("%4s  %-18s %-16s %s" % ("qty", "maker", "number", "part (for)"))
+    for line in lines:
+        order = " [order %d pack%s of %d]" % (line.packs, "s" if line.packs > 1 else "",
+                                               line.part.pack) if line.part.pack > 1 else ""
+        print("%4d  %-18s %-16s %s (%s)%s" % (line.quantity, line.part.maker, line.part.number,
+                                              line.part.name, line.what, order))
+    return 0
+
+
+ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom}
