@@ -1,0 +1,112 @@
+"""Bridge mode (pico-bridge): the Pico is the Pi's hands and eyes on the board.
+
+The Pico streams every load-cell reading to the host, shows the LED strips the host sends,
+sounds the buzzer when told and reports the buttons; the rules, the sensing filter and the
+guide run on the Pi. Everything travels as messages of `controller.protocol` over the USB
+serial port::
+
+    bridge = Bridge(device, port, clock, "pico-bridge-2x6")
+    bridge.start()                  # a HELLO to whoever listens
+    while True:
+        bridge.step()               # one turn of the main loop
+        clock.sleep_ms(1)
+
+What one `step` does:
+
+- reads the bytes the host sent and answers each message: `Leds` goes onto the strip, `Buzz`
+  to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
+  sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
+  answers a new host's `Hello` with ours;
+- sends a `Sensors` message for each new reading of the cells, 80 a second, stamped with the
+  Pico's clock;
+- sends a `Button` message for each debounced press and release;
+- lets the link resend what the host has not acknowledged, ends buzzer notes, feeds the
+  watchdog.
+
+A strip of the wrong length is not shown (the host's profile and this board's config differ):
+it is counted in `leds_rejected` and described in `problem`.
+
+The port (`read()`, `write(data)`: port.py) and the clock (`ticks_ms()`, `sleep_ms(ms)`:
+clock.py) are parameters, so the same bridge runs on the Pico's USB, in memory under tests, or
+on a host against a pty with a simulated board behind fake load cells.
+"""
+
+from controller.protocol import Button, Buzz, Hello, Leds, Link, Sensors, State, StateRequest
+
+FIRMWARE = "layli-pico 0.1.0"
+MASK32 = 0xFFFFFFFF         # the protocol's times are 32-bit, wrapping
+
+
+class Bridge:
+    """Bridge mode on `device`, talking through `port`, on `clock` (see the module)."""
+
+    def __init__(self, device, port, clock, profile, session=None, retry_ms=None):
+        self.device = device
+        self.port = port
+        self.clock = clock
+        hello = Hello(FIRMWARE, profile, "device", session)
+        if retry_ms is None:
+            self.link = Link(port.write, clock.ticks_ms, hello)
+        else:
+            self.link = Link(port.write, clock.ticks_ms, hello, retry_ms)
+        self.sensor_frames = 0
+        self.leds_shown = 0
+        self.leds_rejected = 0
+        self.buzzes = 0
+        self.states_sent = 0
+        self.problem = None
+
+    def start(self):
+        """Introduce this end to the host (the link sends a zero byte and our Hello)."""
+        self.link.connect()
+
+    def step(self):
+        """One turn of the main loop (see the module)."""
+        device = self.device
+        link = self.link
+        data = self.port.read()
+        if data:
+            for message in link.receive(data):
+                self._handle(message)
+        frame = device.sensors.read()
+        if frame is not None:
+            link.send(Sensors(self.clock.ticks_ms() & MASK32, frame))
+            self.sensor_frames += 1
+        for button, pressed, time_ms in device.buttons.poll():
+            link.send(Button(button, pressed, time_ms & MASK32))
+        link.poll()
+        device.tick()
+
+    def _handle(self, message):
+        kind = message.KIND
+        if kind == Leds.KIND:
+            try:
+                self.device.strip.show(message.pixels)
+                self.leds_shown += 1
+            except ValueError as error:
+                self.leds_rejected += 1
+                self.problem = str(error)
+        elif kind == Buzz.KIND:
+            if self.device.buzzer is not None:
+                self.device.buzzer.beep(message.hz, message.ms)
+            self.buzzes += 1
+        elif kind == StateRequest.KIND:
+            self.link.send(self.state())
+            self.states_sent += 1
+        elif kind == Hello.KIND:
+            self.problem = self.link.incompatible
+
+    def state(self):
+        """The `State` message of this device now."""
+        device = self.device
+        # the clock counts from boot on a Pico: its time is the uptime
+        return State(device.strip.pixels, device.buttons.held_mask,
+                     self.clock.ticks_ms() & MASK32, device.sensors.channels)
+
+    def run(self):
+        """Bridge mode for ever: start, the watchdog, then a step every millisecond or so."""
+        self.start()
+        self.device.start_watchdog()
+        while True:
+            self.step()
+            self.clock.sleep_ms(1)

@@ -1,0 +1,81 @@
+"""The Pico's hardware as one object, built from a checked config (config.py).
+
+    device = Device(config, clock)
+    device.sensors.read()           # a frame of raw readings, or None (hx711.py / pits.py)
+    device.strip.show(pixel_bytes)  # leds.py
+    device.buttons.poll()           # buttons.py
+    device.buzzer                   # buzzer.py, or None on a board without one
+    device.watchdog.feed()          # after start_watchdog(), at least every watchdog_ms
+
+Both modes, bridge and standalone, run on a Device; tests build one on the fake machine, rp2
+and neopixel modules.
+"""
+
+import machine
+
+from buttons import Buttons
+from buzzer import Buzzer
+from leds import Strip
+
+
+class Watchdog:
+    """machine.WDT, started on demand: once running it cannot be stopped, and the Pico resets
+    unless `feed()` comes within `timeout_ms` (a hung main loop, a crash in the firmware).
+    A timeout of 0 never starts it (development)."""
+
+    def __init__(self, timeout_ms):
+        self.timeout_ms = timeout_ms
+        self._wdt = None
+
+    def start(self):
+        if self.timeout_ms and self._wdt is None:
+            self._wdt = machine.WDT(timeout=self.timeout_ms)
+
+    @property
+    def running(self):
+        return self._wdt is not None
+
+    def feed(self):
+        if self._wdt is not None:
+            self._wdt.feed()
+
+
+def make_sensors(sensors, clock):
+    """The sensor driver a config's `sensors` entry describes."""
+    kind = sensors["kind"]
+    if kind == "hx711":
+        from hx711 import HX711Array
+        return HX711Array(sensors["clock"], sensors["data"], sensors["gain"],
+                          sensors["state_machine"])
+    if kind == "hx711-74hc165":
+        from hx711 import HX711Chain
+        return HX711Chain(sensors["clock"], sensors["serial"], sensors["cells"],
+                          sensors["gain"], sensors["state_machine"])
+    from pits import DigitalPits
+    return DigitalPits(sensors["pins"], clock, sensors["active_low"])
+
+
+class Device:
+    """Sensors, LED strip, buttons, buzzer and watchdog, as `config` wires them."""
+
+    def __init__(self, config, clock):
+        self.config = config
+        self.clock = clock
+        self.buttons = Buttons(config["buttons"], clock)
+        leds = config["leds"]
+        self.strip = Strip(leds["pin"], leds["count"], leds["order"])
+        self.buzzer = None if config["buzzer"] is None else Buzzer(config["buzzer"], clock)
+        self.sensors = make_sensors(config["sensors"], clock)
+        self.counting = config["sensors"]["kind"] != "digital"
+        self.watchdog = Watchdog(config["watchdog_ms"])
+
+    def start_watchdog(self):
+        """Start the watchdog (at the start of the main loop: imports and a journal's replay
+        before it may take longer than the timeout)."""
+        self.watchdog.start()
+
+    def tick(self):
+        """What every main loop does each time round: the buzzer's notes and the watchdog."""
+        if self.buzzer is not None:
+            self.buzzer.poll()
+        self.watchdog.feed()

@@ -1,0 +1,94 @@
+"""The Pico's boot script: read config.json, choose the mode, run it for ever.
+
+MicroPython runs /main.py after boot. It:
+
+1. reads and checks /config.json (config.py); a broken one stops here with a message on the
+   USB serial port naming the key;
+2. builds the hardware (device.py); if CONFIRM is held down it stops here: safe mode, the REPL
+   stays free (to copy new files, while the bridge would hold the port) and no watchdog runs;
+3. runs bridge mode (bridge.py: the Pi drives the board) or standalone mode (standalone.py:
+   the controller on the Pico), as `mode` says. Each starts the watchdog and feeds it from
+   its main loop: a hang resets the Pico, and a standalone game resumes from its journal.
+   An exception that ends the loop leaves its traceback in /crash.txt before the reset.
+
+If standalone mode cannot start (a calibration or a game that does not fit the board), the
+strip shows every LED dim in the fault colour and the message goes to the serial port.
+"""
+
+import sys
+
+sys.path.append("/lib")         # mip's folder; the portable core lives in /controller
+
+from clock import TicksClock
+from config import ConfigError, load
+from device import Device
+
+CONFIG = "config.json"
+CRASH = "crash.txt"             # the last crash's traceback, for a person at the REPL
+FAULT_COLOUR = (24, 22, 6)      # dim yellow: the guide's colour for a fault
+
+
+def safe_mode(device):
+    """True when CONFIRM is held at boot: start nothing."""
+    return device.buttons.down(3)
+
+
+def show_fault(device):
+    device.strip.show_pixels([FAULT_COLOUR] * device.strip.count)
+
+
+def start(config, clock, port=None, folder=""):
+    """The app `config` asks for, on `clock` (and `port` for the bridge: None is the USB
+    serial port; `folder` for standalone's files), built but not started; or None in safe
+    mode or when standalone mode cannot start."""
+    device = Device(config, clock)
+    if safe_mode(device):
+        print("layli: CONFIRM held at boot: safe mode, nothing started (the REPL is free)")
+        return None
+    if config["mode"] == "bridge":
+        from bridge import Bridge
+        if port is None:
+            from port import StdioPort
+            port = StdioPort()
+        return Bridge(device, port, clock, config["profile"])
+    from standalone import Standalone, StandaloneError
+    try:
+        return Standalone(device, clock, config["game"], folder)
+    except StandaloneError as error:
+        show_fault(device)
+        print("layli: standalone mode cannot start: %s" % error)
+        return None
+
+
+def record_crash(error, path=CRASH):
+    """Keep the traceback of what stopped the main loop in `path` (the watchdog then resets
+    the Pico, and the traceback would be lost with the REPL's screen)."""
+    try:
+        with open(path, "w") as handle:
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(error, handle)
+            else:                       # CPython
+                import traceback
+                traceback.print_exception(error, file=handle)
+    except OSError:
+        pass                            # a full or read-only flash: nothing more to do
+
+
+def main(path=CONFIG):
+    try:
+        config = load(path)
+    except ConfigError as error:
+        print("layli: %s" % error)
+        return
+    app = start(config, TicksClock())
+    if app is None:
+        return
+    try:
+        app.run()
+    except Exception as error:
+        record_crash(error)
+        raise
+
+
+if __name__ == "__main__":
+    main()

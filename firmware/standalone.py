@@ -1,0 +1,294 @@
+"""Standalone mode (pico-standalone): the whole controller on the Pico, no Pi.
+
+The portable core runs here as it runs on a Pi: the load cells' frames go through the sensing
+filter (`controller.sensing.CountingSensor`), the counts into the session (`controller.session`:
+the rules engine, the LED guide and the journal), and the guide's frame through the board's LED
+layout onto the strip (`controller.guide.pixels.render`)::
+
+    app = Standalone(device, clock, config["game"])
+    while True:
+        app.step()                  # one turn of the main loop
+        clock.sleep_ms(1)
+
+The buttons: NEW GAME starts a game (the difference view then leads the set-up); UNDO takes back
+the move under way or the last one; HINT lights the move that gains most at once; CONFIRM
+vouches for a place whose sensor is faulty, or accepts the offer to skip ahead in a long relay.
+The buzzer chirps at each completed move, buzzes at a mistake and plays a tune at the end.
+
+Files on the Pico's flash (littlefs), beside main.py:
+
+- `calibration.json`: the load cells' calibration (`Calibration.to_json`), made once with the
+  calibration procedure (on the Pico itself when there is none: calibrate.py); rewritten at
+  each completed move with the drift tracked since folded into the tares, so a Pico that
+  restarts does not start from a zero hours old;
+- `journal.jsonl`: the session's journal, flushed after each completed move (flash wears: not
+  after every step). After a power cut the game resumes at the start of the move that was under
+  way, and the difference view leads the board back there.
+"""
+
+import os
+
+from controller.guide.pixels import LedLayout, render
+from controller.rules.variants import RulesError
+from controller.sensing import Calibration, CountingSensor, SensingError
+from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
+
+from calibrate import Calibrating
+
+JOURNAL = "journal.jsonl"
+CALIBRATION = "calibration.json"
+RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second
+NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
+
+# (hz, ms) notes; 0 hz is a rest
+MOVE_DONE = ((1319, 50),)
+MISTAKE = ((196, 250),)
+OFFER = ((988, 50), (0, 50), (988, 50))
+GAME_OVER = ((523, 150), (659, 150), (784, 150), (1047, 400))
+FAULT = ((147, 500),)
+
+
+class StandaloneError(ValueError):
+    """Standalone mode cannot start: a missing calibration, a board that does not fit the
+    game. The message says what to do."""
+
+
+def banked(game, player):
+    """Seeds already `player`'s: captured, and those in the Uurs they own."""
+    total = game.captured[player]
+    for pit in range(len(game.pits)):
+        if game.uur[pit] == player:
+            total += game.pits[pit]
+    return total
+
+
+def hint_move(game):
+    """The legal move that gains the mover most at once (captures and seeds in their Uurs);
+    the lowest pit among equals; None when the game is over."""
+    best = None
+    gain = -1
+    mover = game.to_move
+    before = banked(game, mover)
+    for move in game.legal_moves():
+        child = game.copy()
+        child.push(move)
+        won = banked(child, mover) - before
+        if won > gain:
+            best, gain = move, won
+    return best
+
+
+def load_calibration(path, channels):
+    """The calibration saved in `path` for `channels` load cells; None when there is none,
+    StandaloneError when it is broken or for another board."""
+    try:
+        with open(path) as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    try:
+        calibration = Calibration.from_json(text)
+    except SensingError as error:
+        raise StandaloneError("%s: %s" % (path, error))
+    if calibration.channels != channels:
+        raise StandaloneError("%s calibrates %d load cells; this board has %d" % (
+            path, calibration.channels, channels))
+    return calibration
+
+
+def save_text(path, text):
+    """Write `path` so that a power cut leaves the old file or the new one, never half: write
+    a new file, then rename it over the old (littlefs renames atomically)."""
+    with open(path + ".new", "w") as handle:
+        handle.write(text)
+    try:
+        os.rename(path + ".new", path)
+    except OSError:             # a filesystem whose rename will not replace (FAT)
+        os.remove(path)
+        os.rename(path + ".new", path)
+
+
+class Standalone:
+    """The controller on the Pico (see the module). `game` is config.json's "game" entry;
+    `folder` is where the journal and the calibration live ("" : the current directory)."""
+
+    def __init__(self, device, clock, game, folder=""):
+        if not device.counting:
+            raise StandaloneError("standalone mode counts seeds by weight: it needs load cells "
+                                  "(sensors kind hx711 or hx711-74hc165)")
+        self.device = device
+        self.clock = clock
+        self.settings = game
+        self.journal_path = folder + JOURNAL
+        self.calibration_path = folder + CALIBRATION
+        channels = device.sensors.channels
+        self.storage = FileStorage(self.journal_path)
+        self.frames = 0
+        self.sensing_errors = 0
+        self.skip_offered = False
+        self.problem = None
+        self.recent = []                # the last events, newest last (for a person at a REPL)
+        self.session = self._resume()
+        if self.session is None:
+            self.new_game()
+        places = self.session.guide.size
+        if places != channels:
+            raise StandaloneError("%s has %d places (pits and stores); the board has %d load "
+                                  "cells" % (game["variant"], places, channels))
+        if len(game["layout"]) != places:
+            raise StandaloneError("game.layout lights %d places; %s has %d" % (
+                len(game["layout"]), game["variant"], places))
+        try:
+            self.layout = LedLayout(game["layout"], device.strip.count, game["brightness"],
+                                    game["max_ma"])
+        except ValueError as error:
+            raise StandaloneError("game.layout: %s" % error)
+        self.sensor = None
+        self.calibrating = None
+        calibration = load_calibration(self.calibration_path, channels)
+        if calibration is None:             # a new board: calibrate it here
+            self.calibrating = Calibrating(channels, self.session.game.setup)
+        else:
+            self.sensor = CountingSensor(calibration)
+        self._render_at = 0
+
+    # --- games ----------------------------------------------------------------------------
+
+    def new_game(self):
+        """A new game (or match) as config.json's "game" says; the journal starts afresh."""
+        game = self.settings
+        try:
+            self.session = Session(self.storage, game["variant"], game["options"],
+                                   sync=SYNC_MOVE, match=game["match"])
+        except RulesError as error:
+            raise StandaloneError("game: %s" % error)
+        self.skip_offered = False
+
+    def _resume(self):
+        """The game in the journal, if there is one this board can carry on."""
+        if not self.storage.lines():
+            return None
+        try:
+            session = Session.resume(self.storage, SYNC_MOVE)
+        except (SessionError, RulesError, ValueError) as error:
+            self.problem = "journal not resumed: %s" % error
+            return None
+        if session.game.rules.name != self.settings["variant"] or (
+                session.guide.size != self.device.sensors.channels):
+            self.problem = "journal of another game (%s): a new game" % session.game.rules.name
+            return None
+        return session
+
+    # --- the main loop ----------------------------------------------------------------------
+
+    def step(self):
+        """One turn of the main loop: a reading of the cells if one is ready, the buttons, the
+        LEDs (25 frames a second), the buzzer, the watchdog."""
+        device = self.device
+        now = self.clock.ticks_ms()
+        frame = device.sensors.read()
+        if frame is not None:
+            self.frames += 1
+            if self.calibrating is None:
+                self._sense(now, frame)
+            else:
+                self.calibrating.feed(frame)
+        for button, pressed, _ in device.buttons.poll():
+            if pressed:
+                self.press(button)
+        if self.calibrating is None:
+            self._react()
+        else:
+            self._calibrated()
+        if now >= self._render_at:
+            self._render_at = now + RENDER_MS
+            shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
+            device.strip.show_pixels(render(shown, self.layout, now))
+        device.tick()
+
+    def _sense(self, now, frame):
+        sensor = self.sensor
+        try:
+            changed = sensor.feed(now, frame)
+        except SensingError as error:       # a frame the converters should never give
+            self.sensing_errors += 1
+            self.problem = str(error)
+            return
+        if changed:
+            counts = [0 if count is None else count for count in sensor.counts]
+            self.session.update(counts, sensor.settled, sensor.faults)
+
+    def press(self, button):
+        """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""
+        if self.calibrating is not None:
+            self.calibrating.press(button)
+            return
+        session = self.session
+        if button == NEW_GAME:
+            self.new_game()
+        elif button == UNDO:
+            session.takeback()
+        elif button == HINT:
+            move = hint_move(session.game)
+            if move is not None:
+                session.guide.show_hint(move)
+        elif button == CONFIRM:
+            if self.skip_offered and session.skip_ahead():
+                self.skip_offered = False
+            else:
+                session.confirm()
+
+    def _react(self):
+        """Sounds and saves for what the session did."""
+        session = self.session
+        events = session.events
+        if not events:
+            return
+        session.events = []
+        buzzer = self.device.buzzer
+        tune = None
+        for event in events:
+            kind = event[0]
+            if kind == "move_done":
+                save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+                tune = tune or MOVE_DONE
+            elif kind == "mistake":
+                tune = MISTAKE
+            elif kind == "fault":
+                tune = FAULT
+            elif kind == "skip_offered":
+                self.skip_offered = True
+                tune = tune or OFFER
+            elif kind == "game_over" or kind == "match_over":
+                tune = GAME_OVER
+            if kind in ("move_done", "move_abandoned", "move_taken_back", "skip_ahead"):
+                self.skip_offered = False
+            self.recent.append(event)
+        del self.recent[:-16]
+        if tune is not None and buzzer is not None:
+            buzzer.play(tune)
+
+    def _calibrated(self):
+        """Sounds for the calibration's steps; at its end, the calibration saved and the
+        game on (its difference view leads the set-up from the board as it is)."""
+        calibrating = self.calibrating
+        events, calibrating.events = calibrating.events, []
+        buzzer = self.device.buzzer
+        for event in events:
+            if buzzer is not None:
+                buzzer.play(MOVE_DONE if event[0] == "accepted" else MISTAKE)
+            if event[0] == "refused":
+                self.problem = calibrating.problem
+        if calibrating.calibration is not None:
+            save_text(self.calibration_path, calibrating.calibration.to_json())
+            self.sensor = CountingSensor(calibrating.calibration)
+            self.calibrating = None
+            self.problem = None
+            self.new_game()
+
+    def run(self):
+        """Standalone mode for ever: the watchdog, then a step every millisecond or so."""
+        self.device.start_watchdog()
+        while True:
+            self.step()
+            self.clock.sleep_ms(1)

@@ -1,0 +1,173 @@
+"""Bridge mode through the real protocol modules: bytes in, bytes out, on the fake Pico."""
+
+import machine
+import loadcells
+import rig
+from bridge import Bridge, FIRMWARE
+from device import Device
+from port import MemoryPort
+from controller.protocol import Buzz, FrameDecoder, Leds, StateRequest, decode, encode_frame
+
+VALUES = [100 * i - 500 for i in range(14)]
+
+
+def _bridge(**changes):
+    clock = rig.fresh_pico()
+    cells = loadcells.direct(rig.SCK, rig.DATA, VALUES)
+    device = Device(rig.board_config(**changes), clock)
+    port = MemoryPort()
+    bridge = Bridge(device, port, clock, "pico-bridge-2x6", session=7)
+    host = rig.Host(clock, port)
+    return clock, cells, device, port, bridge, host
+
+
+def test_hello_on_start():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    payloads = FrameDecoder().feed(port.take())
+    assert len(payloads) == 1
+    seq, hello = decode(payloads[0])
+    assert (hello.role, hello.firmware, hello.profile, hello.session) == (
+        "device", FIRMWARE, "pico-bridge-2x6", 7)
+
+
+def test_streams_sensors_80_a_second_to_a_host_that_said_hello():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    rig.exchange(clock, bridge, host, 1000)
+    assert [hello.role for hello in host.of("Hello")] == ["device"]
+    frames = host.of("Sensors")
+    assert 78 <= len(frames) <= 80, len(frames)
+    assert all(frame.values == VALUES for frame in frames)
+    times = [frame.time_ms for frame in frames]
+    # stamped when read: the loop steps every 2 ms here, so 12 or 14 ms apart, 12.5 on average
+    assert all(12 <= times[k + 1] - times[k] <= 14 for k in range(len(times) - 1)), times
+    assert abs((times[-1] - times[0]) - 12.5 * (len(times) - 1)) <= 2, times
+    assert host.link.missed == 0 and host.link.dropped == 0
+    assert bridge.link.acks_received == 1 and bridge.sensor_frames == len(frames)
+
+
+def test_leds_from_the_host_go_onto_the_strip():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    pixels = bytes([k % 256 for k in range(3 * 28)])
+    host.link.send(Leds(pixels))
+    rig.exchange(clock, bridge, host, 20)
+    wire = device.strip._strip.writes[-1]
+    assert device.strip.pixels == pixels and bridge.leds_shown == 1
+    assert wire[:6] == bytes([1, 0, 2, 4, 3, 5])            # GRB on the wire
+    host.link.send(Leds(b"\x01\x02\x03"))                   # a strip of 1 LED: another board
+    rig.exchange(clock, bridge, host, 20)
+    assert bridge.leds_rejected == 1 and device.strip.pixels == pixels
+    assert "3 bytes for a strip of 28 LEDs" in bridge.problem
+    assert host.link.unacked == 0                           # received all the same
+
+
+def test_state_request_gets_everything_a_reconnecting_host_needs():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    pixels = bytes([7] * 84)
+    host.link.send(Leds(pixels))
+    machine.drive(rig.BUTTONS["hint"], 0)                   # hint held down
+    rig.exchange(clock, bridge, host, 100)
+    host.link.send(StateRequest())
+    rig.exchange(clock, bridge, host, 20)
+    states = host.of("State")
+    assert len(states) == 1 and bridge.states_sent == 1
+    state = states[0]
+    assert (state.pixels, state.held, state.channels) == (pixels, 0b0100, 14)
+    assert 100 <= state.uptime_ms <= 120
+
+
+def test_buzz_from_the_host_sounds_the_buzzer():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    host.link.send(Buzz(440, 100))
+    pwm = machine.PWM.instances[-1]
+    sounded = []
+    for _ in range(100):
+        bridge.step()
+        host.pump()
+        sounded.append(pwm.freq() if pwm.sounding else 0)
+        clock.advance(2)
+    assert 440 in sounded and sounded[-1] == 0
+    assert 48 <= sounded.count(440) <= 51, sounded.count(440)       # 100 ms of 2 ms steps
+
+
+def test_buttons_go_to_the_host_in_order():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    rig.exchange(clock, bridge, host, 20)
+    for gpio in (rig.BUTTONS["new_game"], rig.BUTTONS["undo"]):
+        machine.drive(gpio, 0)
+        rig.exchange(clock, bridge, host, 60)
+        machine.drive(gpio, 1)
+        rig.exchange(clock, bridge, host, 60)
+    pressed = [(b.button, b.pressed) for b in host.of("Button")]
+    assert pressed == [(0, True), (0, False), (1, True), (1, False)], pressed
+    times = [b.time_ms for b in host.of("Button")]
+    assert times == sorted(times) and times[0] == 20
+
+
+def test_bad_bytes_are_dropped_and_nothing_wrong_is_applied():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    rig.exchange(clock, bridge, host, 20)
+    frame = bytearray(encode_frame(Leds(bytes([9] * 84)).encode(5)))
+    frame[10] ^= 0x40                                       # a bit flipped on the way
+    port.feed(b"\x00\x17garbage\xff\xfe\x00" + bytes(frame) + b"\x00\x00")
+    rig.exchange(clock, bridge, host, 20)
+    assert bridge.leds_shown == 0 and device.strip.pixels == bytes(84)
+    assert bridge.link.dropped == 2, bridge.link.counters()
+    # the host's own bytes, fed a few at a time, still get through
+    host.link.send(Leds(bytes([5] * 84)))
+    data = port.read()
+    for k in range(0, len(data), 7):
+        port.feed(data[k:k + 7])
+        bridge.step()
+        clock.advance(1)
+    assert device.strip.pixels == bytes([5] * 84)
+
+
+def test_a_host_that_restarts_gets_our_hello_again():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    rig.exchange(clock, bridge, host, 40)
+    again = rig.Host(clock, port, session=1234)             # a new host process
+    again.link.connect()
+    rig.exchange(clock, bridge, again, 40)
+    assert [hello.session for hello in again.of("Hello")] == [7]
+    assert again.of("Sensors")
+
+
+def test_the_watchdog_is_fed_while_bridging():
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    device.start_watchdog()
+    host.link.connect()
+    rig.exchange(clock, bridge, host, 2000, every=5)
+    wdt = machine.WDT.instance
+    assert len(wdt.feeds) == 400 and not wdt.starved() and wdt.longest_ms <= 5
+
+
+def test_digital_pit_sensors_stream_levels():
+    clock = rig.fresh_pico()
+    pins = list(range(3, 15))
+    device = Device(rig.board_config(sensors={"kind": "digital", "pins": pins}), clock)
+    port = MemoryPort()
+    bridge = Bridge(device, port, clock, "pico-bridge-2x6", session=7)
+    host = rig.Host(clock, port)
+    bridge.start()
+    host.link.connect()
+    machine.drive(5, 0)                                     # a hand in pit 2 (active low)
+    rig.exchange(clock, bridge, host, 500, every=1)
+    frames = host.of("Sensors")
+    assert 39 <= len(frames) <= 41, len(frames)
+    assert frames[-1].values == [0, 0, 1] + [0] * 9

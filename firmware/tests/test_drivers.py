@@ -1,0 +1,197 @@
+"""Buttons, buzzer, LED strip, watchdog and config.json, on the fake machine."""
+
+import machine
+import config
+import rig
+from buttons import Buttons
+from buzzer import Buzzer
+from device import Device, Watchdog
+from leds import Strip
+from helpers import raises
+
+
+def test_a_bouncing_press_is_one_press():
+    clock = rig.fresh_pico()
+    buttons = Buttons({"undo": 19, "confirm": 21}, clock)
+    events = []
+
+    def poll(ms):
+        for _ in range(ms):
+            events.extend(buttons.poll())
+            clock.advance(1)
+
+    poll(10)
+    for level in (0, 1, 0, 1, 0):               # the contact bounces for 8 ms
+        machine.drive(21, level)
+        poll(2)
+    assert events == []
+    poll(40)                                    # then holds
+    assert events == [(3, True, 18)], events    # confirm, pressed, when it last settled
+    assert buttons.held == [False, False, False, True] and buttons.held_mask == 0b1000
+    machine.drive(21, 1)
+    poll(40)
+    assert events[1:] == [(3, False, 60)], events
+    machine.drive(21, 0)                        # a 10 ms blip: too short for a press
+    poll(10)
+    machine.drive(21, 1)
+    poll(40)
+    assert len(events) == 2, events
+
+
+def test_buttons_left_out_never_fire_and_unknown_ones_are_refused():
+    clock = rig.fresh_pico()
+    buttons = Buttons({"hint": 20}, clock)
+    assert buttons.down(0) is False and buttons.poll() == []
+    machine.drive(20, 0)
+    assert buttons.down(2) is True
+    assert "not a button" in str(raises(ValueError, Buttons, {"start": 5}, clock))
+
+
+def test_buzzer_notes_end_by_themselves():
+    clock = rig.fresh_pico()
+    buzzer = Buzzer(17, clock)
+    pwm = machine.PWM.instances[-1]
+    buzzer.beep(880, 100)
+    assert (pwm.freq(), pwm.sounding, buzzer.sounding) == (880, True, 880)
+    clock.advance(99)
+    buzzer.poll()
+    assert pwm.sounding
+    clock.advance(1)
+    buzzer.poll()
+    assert not pwm.sounding and buzzer.sounding == 0
+    buzzer.play(((660, 50), (0, 20), (990, 30)))
+    heard = []
+    for _ in range(120):
+        buzzer.poll()
+        heard.append(buzzer.sounding)
+        clock.advance(1)
+    assert heard[:50] == [660] * 50 and heard[50:70] == [0] * 20
+    assert heard[70:100] == [990] * 30 and heard[100:] == [0] * 20
+    buzzer.beep(440, 500)
+    buzzer.beep(0, 10)                          # silence stops a note under way
+    assert not pwm.sounding
+
+
+def test_strip_puts_each_colour_where_the_strip_wants_it():
+    rig.fresh_pico()
+    strip = Strip(22, 2, "GRB")
+    sent = strip._strip.writes
+    assert sent == [bytes(6)]                   # all off at start
+    assert strip.show(b"\x10\x20\x30\x40\x50\x60") is True
+    assert sent[-1] == b"\x20\x10\x30\x50\x40\x60"      # G, R, B
+    assert strip.show(b"\x10\x20\x30\x40\x50\x60") is False and len(sent) == 2
+    assert strip.pixels == b"\x10\x20\x30\x40\x50\x60"
+    error = raises(ValueError, strip.show, b"\x00" * 5)
+    assert "5 bytes for a strip of 2 LEDs" in str(error) and len(sent) == 2
+    strip.show_pixels([(1, 2, 3), (4, 5, 6)])
+    assert sent[-1] == b"\x02\x01\x03\x05\x04\x06"
+    rgb = Strip(23, 1, "RGB")
+    rgb.show(b"\x07\x08\x09")
+    assert rgb._strip.writes[-1] == b"\x07\x08\x09"
+    bgr = Strip(24, 1, "BGR")
+    bgr.show(b"\x07\x08\x09")
+    assert bgr._strip.writes[-1] == b"\x09\x08\x07"
+    assert "colour order" in str(raises(ValueError, Strip, 25, 1, "RGBW"))
+
+
+def test_watchdog_starts_on_demand_and_is_fed_by_the_loop():
+    clock = rig.fresh_pico()
+    off = Watchdog(0)
+    off.start()
+    off.feed()
+    assert not off.running and machine.WDT.instance is None
+    dog = Watchdog(300)
+    dog.feed()                                  # not started: nothing to feed yet
+    assert machine.WDT.instance is None
+    dog.start()
+    wdt = machine.WDT.instance
+    assert wdt.timeout == 300
+    for _ in range(50):
+        clock.advance(10)
+        dog.feed()
+    assert len(wdt.feeds) == 50 and not wdt.starved()
+    clock.advance(301)                          # a hang: the Pico would reset
+    assert wdt.starved()
+
+
+def test_device_from_config():
+    clock = rig.fresh_pico()
+    device = Device(rig.board_config(), clock)
+    assert device.sensors.channels == 14 and device.strip.count == 28
+    assert device.counting and device.buzzer is not None
+    assert not device.watchdog.running
+    device.start_watchdog()
+    assert device.watchdog.running and machine.WDT.instance.timeout == 500
+
+
+def test_config_defaults():
+    checked = rig.board_config(buzzer=None, watchdog_ms=0)
+    assert checked["sensors"]["gain"] == 128 and checked["sensors"]["channels"] == 14
+    assert checked["buzzer"] is None and checked["watchdog_ms"] == 0
+    assert checked["game"]["brightness"] == 64 and checked["game"]["options"] == {}
+    digital = rig.board_config(sensors={"kind": "digital", "pins": [3, 4, 5]})
+    assert digital["sensors"] == {"kind": "digital", "pins": [3, 4, 5], "active_low": True,
+                                  "channels": 3}
+    chain = rig.board_config(sensors={"kind": "hx711-74hc165", "clock": 2, "serial": 5,
+                                      "cells": 26})
+    assert chain["sensors"]["channels"] == 26
+
+
+def _config_error(**changes):
+    error = raises(config.ConfigError, lambda: rig.board_config(**changes))
+    return str(error)
+
+
+def test_config_errors_name_the_key():
+    assert _config_error(leds={"pin": 23, "count": 4}) == (
+        "config.json: leds.pin: GPIO 23 is not a Pico pin (GP0..GP22, GP26..GP28)")
+    assert _config_error(buzzer=3) == (
+        "config.json: buzzer: GPIO 3 is already sensors.data[0]")
+    assert _config_error(mode="fast").startswith("config.json: mode: 'fast' is not bridge")
+    assert "unknown key 'colour'" in _config_error(leds={"pin": 22, "count": 4, "colour": 1})
+    assert "leds.count: 0 is not a whole number 1..1024" in _config_error(
+        leds={"pin": 22, "count": 0})
+    assert "sensors.gain: 100" in _config_error(
+        sensors={"kind": "hx711", "clock": 2, "data": [3], "gain": 100})
+    assert _config_error(sensors={"kind": "hx711-74hc165", "clock": 2, "serial": 3,
+                                  "cells": 8}).endswith(
+        "sensors.serial: GPIO 3 is already sensors.clock + 1 (the 74HC165s' SH/LD)")
+    assert "watchdog_ms: 9000" in _config_error(watchdog_ms=9000)
+    assert "profile" in _config_error(profile="x" * 40)
+    assert "buttons: unknown key 'start'" in _config_error(buttons={"start": 9})
+    error = raises(config.ConfigError, config.check, {"mode": "standalone", "profile": "p",
+                   "sensors": {"kind": "digital", "pins": [3]}, "leds": {"pin": 4, "count": 1},
+                   "game": {"layout": [[0]]}})
+    assert "counts seeds by weight" in str(error)
+    error = raises(config.ConfigError, config.check, {"mode": "standalone", "profile": "p",
+                   "sensors": {"kind": "hx711", "clock": 2, "data": [3]},
+                   "leds": {"pin": 4, "count": 1}})
+    assert str(error) == "config.json: config: 'game' is missing"
+    assert "not found" in str(raises(config.ConfigError, config.load, "/no/such/config.json"))
+
+
+def test_ticks_clock_unwraps_the_tick_counter():
+    import clock as clocks
+    saved = clocks.ticks_ms, clocks.ticks_diff
+    period = 1 << 30                        # MicroPython's ticks wrap at 2**30 ms
+    ticks = [period - 5]
+
+    def ticks_diff(new, old):
+        return ((new - old + period // 2) & (period - 1)) - period // 2
+
+    clocks.ticks_ms = lambda: ticks[0]
+    clocks.ticks_diff = ticks_diff
+    try:
+        clock = clocks.TicksClock()
+        start = clock.ticks_ms()
+        ticks[0] = 3                        # 8 ms later, after the wrap
+        assert clock.ticks_ms() - start == 8
+        ticks[0] = 1003
+        assert clock.ticks_ms() - start == 1008
+    finally:
+        clocks.ticks_ms, clocks.ticks_diff = saved
+    real = clocks.TicksClock()
+    before = real.ticks_ms()
+    real.sleep_ms(3)
+    assert real.ticks_ms() - before >= 2
+

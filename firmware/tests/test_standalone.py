@@ -1,0 +1,251 @@
+"""Standalone mode: the portable core on the fake Pico, fed by fake load cells under a board
+the test moves seeds on."""
+
+import json
+import machine
+import neopixel
+import rig
+from device import Device
+from main import FAULT_COLOUR, start
+from standalone import CALIBRATION, JOURNAL, RENDER_MS, Standalone, StandaloneError, \
+    hint_move, save_text
+from controller.guide.pixels import render
+from controller.rules import Game
+from helpers import follow_leds, raises
+
+
+def _standalone(folder=None):
+    clock = rig.fresh_pico()
+    config = rig.board_config("standalone")
+    if folder is None:
+        folder = rig.fresh_folder("standalone")
+        save_text(folder + CALIBRATION, rig.calibration_json())
+    device = Device(config, clock)
+    app = Standalone(device, clock, config["game"], folder)
+    return clock, device, app, folder
+
+
+def _wire(pixels):
+    """(r, g, b) tuples as the strip's GRB bytes."""
+    out = bytearray()
+    for r, g, b in pixels:
+        out += bytes((g, r, b))
+    return bytes(out)
+
+
+def test_first_moves_of_a_game():
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    # the first move: a player who sees only the LEDs
+    hand = 0
+    for _ in range(40):
+        if app.session.game.moves:
+            break
+        hand = follow_leds(app.session.frame, seeds.counts, hand, 0)
+        rig.run(clock, app, 280, before=seeds.load)
+    assert app.session.game.moves == [1], app.recent
+    assert seeds.counts == app.session.guide.board.places()
+    # three more, a few steps of the script at a time
+    while len(app.session.game.moves) < 4:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 280, before=seeds.load)
+    game = Game("layli-goobalay")
+    for move in app.session.game.moves:
+        game.push(move)
+    assert app.session.game.pits == game.pits
+    assert seeds.counts == app.session.guide.board.places()
+    # the strip shows the guide's frame through the board's layout, in GRB
+    shown = app._render_at - RENDER_MS
+    assert device.strip._strip.writes[-1] == _wire(render(app.session.frame, app.layout, shown))
+    # the journal has every completed move, flushed; the chirp sounded
+    moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
+             if '"e": "move"' in line]
+    assert moves == app.session.game.moves
+    assert any(f == 1319 for f, duty in machine.PWM.instances[-1].history)
+    assert app.sensing_errors == 0 and app.problem is None
+
+
+def test_calibration_saved_with_the_drift_at_each_move():
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    drift = [0]
+
+    def load():                     # the cells creep by a raw unit every 20 ms
+        drift[0] += 1
+        seeds.load()
+        for cell in seeds.cells:
+            cell.value += drift[0] // 5
+
+    rig.run(clock, app, 400, before=load)
+    while not app.session.game.moves:
+        rig.advance_board(app.session.guide, seeds.counts, 3)
+        rig.run(clock, app, 280, before=load)
+    saved = json.loads(open(folder + CALIBRATION).read())
+    assert saved["tare"] != json.loads(rig.calibration_json())["tare"]
+    assert all(saved["tare"][i] > rig.TARE[i] for i in range(14))
+
+
+def test_buttons_hint_undo_new_game():
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    rig.press(clock, app, "hint")
+    hint = hint_move(app.session.game)
+    assert app.session.frame.where("pick") == [hint - 1]
+    assert app.session.frame.colour(hint - 1) == "hint"
+    while not app.session.game.moves:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 280, before=seeds.load)
+    rig.press(clock, app, "undo")
+    assert app.session.game.moves == [] and app.session.guide.phase == "restore"
+    rig.advance_board(app.session.guide, seeds.counts, 0)   # the players put it back
+    rig.run(clock, app, 400, before=seeds.load)
+    assert app.session.guide.phase == "await"
+    assert seeds.counts == Game("layli-goobalay").pits + [0, 0]
+    rig.press(clock, app, "new_game")
+    lines = open(folder + JOURNAL).read().split("\n")
+    assert lines[0].startswith('{"e": "game"') and lines[1:] == [""]
+
+
+def test_hint_is_the_move_that_gains_most():
+    game = Game("layli-goobalay")
+    gains = {}
+    for move in game.legal_moves():
+        child = game.copy()
+        child.push(move)
+        gains[move] = child.captured[0]
+    best = max(gains.values())
+    assert hint_move(game) == min([m for m in gains if gains[m] == best])
+
+
+def test_a_restarted_pico_resumes_the_game():
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    while len(app.session.game.moves) < 2:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 280, before=seeds.load)
+    moves = app.session.game.moves[:]
+    # the power goes; the seeds stay where they are
+    clock, device, again, folder = _standalone(folder)
+    assert again.session.game.moves == moves
+    assert again.session.events[0][:3] == ("resumed", 2, None)     # between moves
+    seeds = rig.Seeds(seeds.counts)
+    rig.run(clock, again, 400, before=seeds.load)
+    assert again.session.guide.phase == "await" and again.session.frame.where("more") == []
+
+
+def test_a_new_board_is_calibrated_on_the_pico_then_plays():
+    clock = rig.fresh_pico()
+    config = rig.board_config("standalone")
+    folder = rig.fresh_folder("calibrate")
+    device = Device(config, clock)
+    app = Standalone(device, clock, config["game"], folder)
+    assert app.calibrating is not None and app.sensor is None
+    seeds = rig.Seeds([0] * 14)                 # 1. the empty board
+    rig.run(clock, app, 300, before=seeds.load)
+    assert app.calibrating.frame().where("steady") == list(range(14))
+    rig.press(clock, app, "confirm")
+    rig.run(clock, app, 1000, before=seeds.load)
+    assert app.calibrating.phase == "singles", app.problem
+    rig.press(clock, app, "new_game")           # too early: no single seed yet
+    assert "at least 5 single seeds (0 so far)" in app.problem
+    assert app.calibrating.frame().where("flash") == list(range(14))
+    for _ in range(6):                          # 2. single seeds into South's store
+        seeds.counts[12] += 1
+        rig.run(clock, app, 300, before=seeds.load)
+        rig.press(clock, app, "confirm")
+        rig.run(clock, app, 500, before=seeds.load)
+    rig.press(clock, app, "new_game")
+    assert app.calibrating.phase == "setup", app.problem
+    seeds.counts[:12] = [4] * 12                # 3. the set-up, the 6 seeds to North
+    seeds.counts[12:] = [0, 6]
+    rig.run(clock, app, 300, before=seeds.load)
+    rig.press(clock, app, "confirm")
+    rig.run(clock, app, 1000, before=seeds.load)
+    assert app.calibrating is None and app.sensor is not None, app.problem
+    saved = json.loads(open(folder + CALIBRATION).read())
+    for i in range(14):
+        assert abs(saved["tare"][i] - rig.TARE[i]) <= 3
+        assert abs(saved["per_seed"][i] - rig.PER_SEED[i]) < 2, (i, saved["per_seed"][i])
+    # the game: the 6 seeds in North's store must go; then the first move as usual
+    rig.run(clock, app, 400, before=seeds.load)
+    assert app.session.frame.where("more") == [13]
+    seeds.counts[13] = 0
+    rig.run(clock, app, 400, before=seeds.load)
+    while not app.session.game.moves:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 280, before=seeds.load)
+    assert app.session.game.moves == [1]
+
+
+def test_a_refused_calibration_step_says_why_and_waits():
+    from calibrate import Calibrating
+    steps = Calibrating(4, [2, 2])
+    steps.press(3)
+    for _ in range(80):
+        steps.feed([100, 200, 300, 400])        # not a flicker: a disconnected cell
+    assert steps.phase == "empty" and "constant 100" in steps.problem
+    assert steps.frame().where("flash") == [0, 1, 2, 3]
+    assert steps.events == [("refused", "empty")]
+    steps.press(3)
+    for k in range(80):
+        steps.feed([100 + k % 3, 200 - k % 2, 300 + k % 4, 400 - k % 3])
+    assert steps.phase == "singles" and steps.problem is None
+    assert steps.frame().where("drop") == [2]
+
+
+def test_a_calibration_for_another_board_shows_the_fault():
+    clock = rig.fresh_pico()
+    config = rig.board_config("standalone")
+    folder = rig.fresh_folder("othercal")
+    from controller.sensing import Calibration
+    save_text(folder + CALIBRATION, Calibration([0] * 4, [1000.0] * 4).to_json())
+    error = raises(StandaloneError, Standalone, Device(config, clock), clock, config["game"],
+                   folder)
+    assert str(error) == "%scalibration.json calibrates 4 load cells; this board has 14" % (
+        folder)
+    rig.fresh_pico()
+    assert start(config, clock, folder=folder) is None      # the message, the fault LEDs
+    assert machine.line(rig.LED_PIN).owner == "neopixel"
+    r, g, b = FAULT_COLOUR                  # every LED dim yellow, in GRB on the wire
+    assert neopixel.NeoPixel.instances[-1].writes[-1] == bytes((g, r, b)) * 28
+
+
+def test_a_game_that_does_not_fit_the_board_is_refused():
+    clock = rig.fresh_pico()
+    folder = rig.fresh_folder("nofit")
+    config = rig.board_config("standalone", game={"variant": "mangala-iv",
+                                                  "layout": [[k] for k in range(16)]})
+    error = raises(StandaloneError, Standalone, Device(config, clock), clock, config["game"],
+                   folder)
+    assert str(error) == "mangala-iv has 16 places (pits and stores); the board has 14 load cells"
+    config = rig.board_config("standalone", game={"layout": [[k] for k in range(12)]})
+    error = raises(StandaloneError, Standalone, Device(config, clock), clock, config["game"],
+                   folder)
+    assert str(error) == "game.layout lights 12 places; layli-goobalay has 14"
+
+
+def test_a_whole_game():
+    """From the set-up to the collection, skip-ahead accepted with CONFIRM when offered."""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    for _ in range(3000):
+        if app.session.guide.phase == "over":
+            break
+        if app.skip_offered:
+            rig.press(clock, app, "confirm")
+        rig.advance_board(app.session.guide, seeds.counts, 5)
+        rig.run(clock, app, 280, before=seeds.load)
+    assert app.session.guide.phase == "over", app.recent
+    assert seeds.counts == app.session.guide.board.places()
+    assert seeds.counts[-2:] == app.session.game.scores
+    assert any(event[0] == "game_over" for event in app.recent)
+    rig.run(clock, app, 1000, before=seeds.load)
+    heard = []
+    for hz, duty in machine.PWM.instances[-1].history:
+        if duty and (not heard or heard[-1] != hz):
+            heard.append(hz)
+    assert heard[-4:] == [523, 659, 784, 1047], heard           # the tune at the end
