@@ -14,6 +14,7 @@ How each kind travels (`Message.DELIVERY`):
 
 - **fire and forget** (`Sensors`): written once. A lost frame is replaced by the next one
   12.5 ms later; the receiver counts the ones it `missed` from the gaps in their numbers.
+  None is written before the peer has acknowledged our Hello (`withheld`).
 - **newest only** (`Hello`, `Leds`, `StateRequest`, `State`): resent every `retry_ms` until
   acknowledged; a newer message of the kind replaces one still pending (an old strip is never
   worth resending).
@@ -69,7 +70,8 @@ SEQ_MASK = const(0xFFFF)
 HALF = const(0x8000)        # a gap this large is a restart, not lost frames
 
 # the link's counters, in the order `counters()` lists them
-COUNTERS = ("sent", "resent", "acked", "superseded", "overflowed", "received", "duplicates",
+COUNTERS = ("sent", "withheld", "resent", "acked", "superseded", "overflowed", "received",
+            "duplicates",
             "stale", "missed", "invalid", "dropped", "acks_sent", "acks_received")
 
 _KIND_SLOTS = max(KINDS) + 1
@@ -82,7 +84,8 @@ class Link:
 
     Counters (all ints; `counters()` gives them as a dict):
 
-    - `sent`: messages written for the first time; `resent`: copies written again;
+    - `sent`: messages written for the first time; `withheld`: Sensors not written because
+      the peer had not yet acknowledged our Hello; `resent`: copies written again;
       `acked`: of ours, acknowledged; `superseded`: newest-only ones replaced while pending;
       `overflowed`: in-order ones dropped from a full queue;
     - `received`: messages delivered by `receive`; `duplicates`: copies already delivered;
@@ -114,7 +117,8 @@ class Link:
         self._last = [None] * _KIND_SLOTS   # per kind: the number of the peer's last delivered
         self._pending = [None] * _KIND_SLOTS    # per kind: [number, frame, written at or None]
         self._queues = [[] for _ in range(_KIND_SLOTS)]
-        self.sent = self.resent = self.acked = self.superseded = self.overflowed = 0
+        self.sent = self.withheld = self.resent = self.acked = self.superseded = 0
+        self.overflowed = 0
         self.received = self.duplicates = self.stale = self.missed = self.invalid = 0
         self.acks_sent = self.acks_received = 0
 
@@ -145,11 +149,16 @@ class Link:
         kind = message.KIND
         seq = self._next[kind]
         self._next[kind] = (seq + 1) & SEQ_MASK
-        frame = encode_frame(message.encode(seq))
         if message.DELIVERY == FIRE_AND_FORGET:
-            self._write(frame)
+            if not self.introduced:
+                # a peer that has not taken our Hello would judge the number against our
+                # previous life's (a rebooted Pico's Sensors 0 would be an old copy to it)
+                self.withheld += 1
+                return
+            self._write(encode_frame(message.encode(seq)))
             self.sent += 1
             return
+        frame = encode_frame(message.encode(seq))
         if self._pending[kind] is not None:
             self.superseded += 1
         if not self.introduced and kind != HELLO:
