@@ -224,7 +224,8 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         digital = DigitalSensors(board, clock, rng)
         sensor = ActivitySensor(2 * n)
         read = _activity_reader(digital, sensor, session)
-    hands = Hands(player, board, session.confirm)
+    hands = Hands(player, board, lambda: session.confirm(
+        sensor if sensing == "counting" else None))
     plan = None
     if faults and sensing == "counting":
         # its own generator: the same game with and without faults plays the same moves

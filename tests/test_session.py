@@ -86,3 +86,32 @@ def test_damaged_journals_are_refused_with_the_line():
     lines = storage.lines() + ['{"e": "move", "move": 9}']
     with pytest.raises(SessionError, match="journal line 2"):
         Session.resume(MemoryStorage(lines))
+
+
+class RetareRecorder:
+    """A CountingSensor's faults and retare(), as Session.confirm uses them."""
+
+    def __init__(self, faults):
+        self.faults = faults
+        self.retared = []
+
+    def retare(self, channel, count):
+        from controller.sensing import SensingError
+        if "saturated" in self.faults[channel]:
+            raise SensingError("not steady")
+        self.retared.append((channel, count))
+
+
+def test_confirm_re_zeroes_the_steady_faulty_cells_on_the_expected_counts():
+    session = Session(MemoryStorage())
+    counts = session.guide.board.places()
+    faults = [None] * 14
+    faults[2] = "steady at 3.31 seeds, not a whole number"
+    faults[7] = "raw 8388607 out of range (saturated)"
+    session.update(counts, None, faults)
+    counts[2] = 0                               # South lifts pit 3: its cell cannot tell
+    session.update(counts, None, faults)
+    sensor = RetareRecorder(faults)
+    session.confirm(sensor)
+    assert session.guide.phase == SOWING and session.guide.move == 3
+    assert sensor.retared == [(2, 0)]           # pit 8's cell is saturated: no zero to take

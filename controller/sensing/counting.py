@@ -31,7 +31,9 @@ value is judged (every 100 ms):
    seeds are in play (a cell off scale that the converter's range did not catch); otherwise the nearest count k with a `confidence`
    (`count_confidence`) becomes the count, settled, when the confidence reaches `accept`. A
    steady value that is not close to a whole number of seeds (something else on the pit) stays
-   unsettled and keeps the last count.
+   unsettled and keeps the last count. On a channel back from a fault (its zero may have moved
+   meanwhile) such a value is a fault after `stuck_ms`, until it counts again or `retare`
+   declares what the place holds.
 6. **Re-zero.** The first accepted count of a band that is within TRACK_LIMIT (0.35 seed) of x
    re-zeroes the channel: `drift` takes up the residual x - k at once. Seeds differ in mass, so
    30 seeds weigh 30 mean seeds give or take sqrt(30) * spread; once the place has settled at
@@ -166,7 +168,7 @@ class _Channel:
 
     __slots__ = ("low", "high", "tol", "calm", "quiet", "stuck", "flat", "ring", "pos",
                  "same_since", "down", "bad", "base", "acc", "n", "motion", "since", "due",
-                 "judged_at", "drift", "ref", "fresh")
+                 "judged_at", "drift", "ref", "fresh", "suspect", "odd_since")
 
     def __init__(self, low, high, tol, calm, quiet, stuck, flat):
         self.low = low              # readings at or beyond these are out of range
@@ -192,6 +194,8 @@ class _Channel:
         self.judged_at = 0          # when it was last judged, ms
         self.drift = 0.0            # tracked drift, raw units, apart from the int tare
         self.ref = 0                # the count the channel was last re-zeroed on (tare: 0)
+        self.suspect = False        # faulty since it last counted: its zero may have moved
+        self.odd_since = None       # when a suspect band was first judged steady, no count
         self.fresh = True           # no confident count yet in this band
 
 
@@ -393,6 +397,13 @@ class CountingSensor:
                     changed.append(i)
         return changed
 
+    def adrift(self, channel):
+        """True when `channel`'s fault is a zero that moved while it was faulty (steady, yet no
+        whole number of seeds since): the one fault a person's word (`retare`) mends."""
+        ch = self._channels[channel]
+        return ch.odd_since is not None and self.faults[channel] is not None and \
+            self._t - ch.odd_since >= self.stuck_ms
+
     def retare(self, channel, count=0):
         """Declare that `channel` now holds `count` seeds: its drift is set so that the current
         value reads exactly `count`. For the moments the players confirm the board (set-up, an
@@ -411,6 +422,8 @@ class CountingSensor:
         ch.drift = (ch.base - cal.tare[channel]) + ch.acc / ch.n - count * cal.per_seed[channel]
         ch.ref = count
         ch.fresh = False
+        ch.suspect = False
+        ch.odd_since = None
         ch.due = self._t        # judged again at the next frame
 
     # --- inside the filter ---------------------------------------------------------------------
@@ -427,11 +440,13 @@ class CountingSensor:
         ch.due = t_ms + self.settle_ms
         ch.judged_at = t_ms
         ch.fresh = True
+        ch.odd_since = None
 
     def _down(self, i, ch, why, v):
         """Channel i is faulty (a reading out of range, or stuck): it keeps its count, unsettled,
         and starts afresh when good readings return. True when its state changed."""
         ch.n = 0
+        ch.suspect = True
         was = self.faults[i]
         if ch.down == why and v == ch.bad:
             return False        # the same fault as the last frame: no text to build
@@ -459,9 +474,11 @@ class CountingSensor:
         ch.judged_at = t_ms
         count = self.counts[i]
         if x < NEGATIVE:
+            ch.suspect = True
             return self._set(i, count, False, 0.0,
                              "reads below empty (under -0.5 seed): tare off or cell pushed up")
         if self.max_count is not None and x > self.max_count - NEGATIVE:
+            ch.suspect = True
             return self._set(i, count, False, 0.0, "reads %d seeds, more than the %d in play" % (
                 int(x + 0.5), self.max_count))
         if ch.motion > ch.quiet:
@@ -474,7 +491,19 @@ class CountingSensor:
         sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
         confidence = count_confidence(x, k, cal.spread, sigma, ch.ref)
         if confidence < self.accept:
-            return self._set(i, count, False, confidence, None)
+            odd = None
+            if ch.suspect:
+                # back from a fault, steady, and no whole number of seeds: its zero moved
+                # while it could not be followed (a fault that lasted minutes). Past stuck_ms
+                # that is a fault of its own: a person looks, and `retare` takes their word.
+                if ch.odd_since is None:
+                    ch.odd_since = t_ms
+                if t_ms - ch.odd_since >= self.stuck_ms:
+                    odd = "steady at %s seeds since a fault, not a whole number: its zero " \
+                          "moved" % _two_places(x)
+            return self._set(i, count, False, confidence, odd)
+        ch.suspect = False
+        ch.odd_since = None
         residual = x - k
         if -TRACK_LIMIT <= residual <= TRACK_LIMIT:
             if ch.fresh:
@@ -498,6 +527,14 @@ class CountingSensor:
         self.confidence[i] = confidence
         self.faults[i] = fault
         return changed
+
+
+def _two_places(x):
+    """x with two decimals, for a message (MicroPython formats floats its own way)."""
+    hundredths = int(x * 100 + (0.5 if x >= 0 else -0.5))
+    sign = "-" if hundredths < 0 else ""
+    hundredths = -hundredths if hundredths < 0 else hundredths
+    return "%s%d.%02d" % (sign, hundredths // 100, hundredths % 100)
 
 
 def _positive(value, what):

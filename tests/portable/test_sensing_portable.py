@@ -269,3 +269,23 @@ def test_a_place_reading_more_seeds_than_are_in_play_is_a_fault():
     _feed(sensor, cells, t, 40)
     assert sensor.faults[2] is None and sensor.counts == [4, 4, 2, 0]
     raises(SensingError, lambda: CountingSensor(cells.calibration(), max_count=0))
+
+
+def test_back_from_a_fault_a_place_that_is_no_whole_count_is_a_fault_until_retared():
+    cells = Cells(9, [4, 4, 2, 0])
+    sensor = CountingSensor(cells.calibration())
+    t = _feed(sensor, cells, 0.0, 40)
+    cells.constant[1] = HX711_HIGH          # a broken wire ...
+    t = _feed(sensor, cells, t, 40)
+    del cells.constant[1]                   # ... mended; meanwhile its zero moved 0.7 seed
+    cells.tare[1] -= 7 * PER_SEED // 10
+    t = _feed(sensor, cells, t, 100)        # 1.25 s: unsettled, not yet a fault
+    assert sensor.faults[1] is None and not sensor.settled[1] and sensor.counts[1] == 4
+    t = _feed(sensor, cells, t, 200)
+    fault = sensor.faults[1]
+    assert fault.startswith("steady at 3.2") or fault.startswith("steady at 3.3"), fault
+    assert fault.endswith(" seeds since a fault, not a whole number: its zero moved")
+    assert sensor.adrift(1) and not sensor.adrift(0)
+    sensor.retare(1, 4)                     # a person looked: it holds 4
+    _feed(sensor, cells, t, 40)
+    assert sensor.faults[1] is None and sensor.settled[1] and sensor.counts == [4, 4, 2, 0]
