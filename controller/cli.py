@@ -27,6 +27,12 @@ COMMANDS = [
     (("bench", "guide"), "controller.bench_guide",
      "what one sensor frame costs: sensing and the guide, on CPython and MicroPython"),
     (("sim",), "simulator.cli", "play whole games on the simulated board (headless)"),
+    (("run",), "controller.commands.run",
+     "run the controller on a board (a Pi with a Pico, a Pi alone) or on the simulator"),
+    (("calibrate",), "controller.commands.calibrate",
+     "weigh a Pico board's load cells, step by step, and keep the calibration"),
+    (("hardware",), "controller.commands.hardware",
+     "board profiles: list, check (with the power budget), wiring diagram, bill of materials"),
 ]
 
 

@@ -9,11 +9,9 @@ import select
 import subprocess
 import sys
 import time
-import tty
 
 import pytest
 import serial
-from adafruit_pixelbuf import PixelBuf
 from gpiozero import Device
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
@@ -25,20 +23,10 @@ from controller.drivers.serial_link import SerialLink
 from controller.guide.frame import Frame, STEADY
 from controller.guide.pixels import LedLayout, render
 from controller.sensing import ActivitySensor
+from fakes import PtyDevice, RecordingPixelBuf
 
 
 # -- NeoPixels
-
-class RecordingPixelBuf(PixelBuf):
-    """A PixelBuf whose transfers are kept instead of clocked out to a strip."""
-
-    def __init__(self, count, byteorder):
-        super().__init__(count, byteorder=byteorder)
-        self.sent = []
-
-    def _transmit(self, buffer):
-        self.sent.append(bytes(buffer))
-
 
 def recording_strip(count, pixel_order="GRB"):
     made = []
@@ -374,39 +362,6 @@ def test_bad_pit_sensor_pins_are_refused_and_nothing_is_left_taken(pins):
 
 
 # -- the serial link
-
-class PtyDevice:
-    """A USB serial device stand-in: a pty whose far end is the Pico's, reached through the
-    link name `path` (a symlink, as /dev/serial/by-id/... is). `unplug()` closes the pty and
-    removes the name, as pulling the cable does; `plug()` makes a new pty under the same name."""
-
-    def __init__(self, path):
-        self.path = path
-        self.plug()
-
-    def plug(self):
-        self.master, slave = os.openpty()
-        tty.setraw(slave)                  # no echo before the link opens it
-        self.tty = os.ttyname(slave)
-        os.close(slave)                    # the pty lives on while its master is open
-        os.symlink(self.tty, self.path + ".new")
-        os.replace(self.path + ".new", self.path)
-
-    def unplug(self):
-        os.close(self.master)
-        os.unlink(self.path)
-
-    def send(self, data):
-        os.write(self.master, data)
-
-    def receive(self, size, timeout=2.0):
-        data = b""
-        end = time.monotonic() + timeout
-        while len(data) < size and select.select([self.master], [], [],
-                                                 max(0.0, end - time.monotonic()))[0]:
-            data += os.read(self.master, size - len(data))
-        return data
-
 
 @pytest.fixture
 def device(tmp_path):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,6 +20,9 @@ from controller.hardware.bom import bill
 from controller.hardware.parts import PARTS_FILE, catalogue, read_catalogue
 from controller.hardware.profile import PROFILES
 from controller.hardware.wiring import svg
+from controller.errors import UsageError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 WIRING = PROFILES.parent / "wiring"
 NAMES = [kind + size for kind in ("pico-bridge-", "pi-direct-", "pico-standalone-")
@@ -329,3 +334,46 @@ def test_list(capsys):
     assert {row["name"]: row["leds"] for row in rows}["pico-bridge-2x12"] == 320
     status, out, _err = layli(capsys, "list")
     assert status == 0 and "pi-direct-2x7" in out
+
+
+# --- the Pico firmware's config.json --------------------------------------------------------
+
+def firmware_checker():
+    """firmware/config.py, the firmware's own checker (firmware/ is not a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "firmware_config_checker", ROOT / "firmware" / "config.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PICO_PROFILES = [name for name in shipped() if name.startswith("pico-")]
+VARIANT_OF = {6: "layli-goobalay", 7: "mangala-iv", 12: "layli-goobalay-long"}
+
+
+@pytest.mark.parametrize("name", PICO_PROFILES)
+def test_every_pico_profile_makes_a_config_the_firmware_accepts(name, tmp_path):
+    from controller.hardware.firmware import firmware_config
+    profile = load(name)
+    config = firmware_config(profile, VARIANT_OF[profile.pits])
+    checked = firmware_checker().check(json.loads(json.dumps(config)), name)
+    assert checked["mode"] == ("bridge" if "bridge" in name else "standalone")
+    sensors = checked["sensors"]
+    cells = len(sensors["data"]) if sensors["kind"] == "hx711" else sensors["cells"]
+    assert cells == profile.places and checked["leds"]["count"] == profile.leds.length
+    if checked["mode"] == "standalone":
+        assert checked["game"]["layout"] == [list(leds) for leds in profile.led_layout().leds]
+    out = tmp_path / "config.json"
+    result = subprocess.run([sys.executable, "-m", "controller", "hardware", "firmware-config",
+                             name, "--variant", VARIANT_OF[profile.pits], "-o", str(out)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and json.loads(out.read_text()) == config
+
+
+def test_a_firmware_config_that_cannot_be_made_says_why():
+    from controller.hardware.firmware import firmware_config
+    with pytest.raises(UsageError, match="pi-direct profile: it has no Pico"):
+        firmware_config(load("pi-direct-2x6"))
+    with pytest.raises(UsageError, match="mangala-iv has 7 pits a row"):
+        firmware_config(load("pico-standalone-2x6"), "mangala-iv")

@@ -5,6 +5,7 @@ and bills of materials (host-only).
     layli hardware check PROFILE [--json]       # PROFILE: a shipped name or a .toml path
     layli hardware wiring PROFILE [-o FILE.svg]
     layli hardware bom PROFILE [--json]
+    layli hardware firmware-config PROFILE [--variant V] [--option N=V] [-o config.json]
 
 A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
 """
@@ -37,6 +38,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parts = actions.add_parser("bom", help="the bill of materials of a profile")
     parts.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
     parts.add_argument("--json", action="store_true", help="print one JSON object")
+    firmware = actions.add_parser("firmware-config",
+                                  help="the Pico firmware's config.json for a profile")
+    firmware.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    firmware.add_argument("--variant", default="layli-goobalay", metavar="V",
+                          help="pico-standalone: the game it plays (default layli-goobalay)")
+    firmware.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    firmware.add_argument("-o", "--output", metavar="FILE",
+                          help="write it here, not to stdout")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,16 +137,29 @@ def budget_text(figures: Budget) -> str:
 
 
 def _wiring(args: argparse.Namespace) -> int:
-    text = svg(checked(args.profile))
-    if args.output is None:
+    return _write(svg(checked(args.profile)), args.output)
+
+
+def _firmware_config(args: argparse.Namespace) -> int:
+    from controller.commands.common import parse_options
+    from controller.hardware.firmware import firmware_config
+
+    config = firmware_config(checked(args.profile), args.variant,
+                             parse_options(args.option) or None)
+    return _write(json.dumps(config, indent=2) + "\n", args.output)
+
+
+def _write(text: str, output: str | None) -> int:
+    """`text` to stdout, or to the file `output`."""
+    if output is None:
         sys.stdout.write(text)
         return 0
     try:
-        with open(args.output, "w", encoding="utf-8") as handle:
+        with open(output, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as error:
-        raise UsageError("cannot write %s: %s" % (args.output, error.strerror or error))
-    print("wrote %s" % args.output)
+        raise UsageError("cannot write %s: %s" % (output, error.strerror or error))
+    print("wrote %s" % output)
     return 0
 
 
@@ -157,4 +179,5 @@ def _bom(args: argparse.Namespace) -> int:
     return 0
 
 
-ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom}
+ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom,
+           "firmware-config": _firmware_config}

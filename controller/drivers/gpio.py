@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from threading import Thread, current_thread
 from typing import Any, NamedTuple
 
-from gpiozero import Button, Buzzer, DigitalInputDevice
+from gpiozero import Button, Buzzer, DigitalInputDevice, PWMOutputDevice
 from gpiozero.threads import GPIOThread
 
 from .common import bcm_pin, check_number
@@ -157,15 +157,31 @@ def _check_pattern(pattern: object) -> tuple[tuple[float, float], ...]:
     return tuple((on, off) for on, off in pattern)
 
 
-class BoardBuzzer:
-    """An active buzzer on BCM pin `pin` (`active_high=False` if a low level sounds it) that
-    plays beep patterns in the background: `beep(name)` with a name of BEEPS, or
-    `play(pattern)`. Both return at once; a new pattern cuts the one playing, since the
-    newest event is the one the player needs to hear."""
+class _Piezo(PWMOutputDevice):
+    """A passive piezo: on() is a square wave at half duty, not a steady level."""
 
-    def __init__(self, pin: int, *, active_high: bool = True, pin_factory: Any = None) -> None:
+    def on(self) -> None:
+        self.value = 0.5
+
+
+class BoardBuzzer:
+    """A buzzer on BCM pin `pin` that plays beep patterns in the background: `beep(name)` with
+    a name of BEEPS, or `play(pattern)`. Both return at once; a new pattern cuts the one
+    playing, since the newest event is the one the player needs to hear.
+
+    An active buzzer sounds its own tone while powered (`active_high=False` if a low level
+    sounds it). A passive piezo has no oscillator: give `tone_hz` and the pin is driven with a
+    square wave of that frequency (gpiozero's PWMOutputDevice, half duty) while it sounds."""
+
+    def __init__(self, pin: int, *, active_high: bool = True, tone_hz: float | None = None,
+                 pin_factory: Any = None) -> None:
         self.pin = bcm_pin(pin, "the buzzer")
-        self._buzzer = Buzzer(pin, active_high=active_high, pin_factory=pin_factory)
+        if tone_hz is None:
+            self._buzzer = Buzzer(pin, active_high=active_high, pin_factory=pin_factory)
+        else:
+            check_number(tone_hz, "tone_hz")
+            self._buzzer = _Piezo(pin, active_high=active_high, frequency=tone_hz,
+                                  pin_factory=pin_factory)
         self._thread: GPIOThread | None = None
 
     def beep(self, name: str) -> None:

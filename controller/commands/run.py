@@ -1,0 +1,233 @@
+"""`layli run`: the controller on a real board, or on the simulator (host-only).
+
+    layli run --profile pico-bridge-2x6 --port /dev/ttyACM0
+    layli run --profile pi-direct-2x6
+    layli run --profile pico-bridge-2x6 --simulate          # no hardware: virtual players
+    layli run --config /etc/layli/layli.toml                # the same, from a file
+
+A config file (TOML) holds what the command line would; the command line wins. Keys:
+
+    profile = "pico-bridge-2x6"      # a shipped profile's name, or a path to one
+    port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c-if00"
+    variant = "layli-goobalay"
+    state = "/var/lib/layli"         # journal, calibration, records of finished games
+    log_level = "info"               # debug, info, warning, error
+    [options]                        # variant options, as --option NAME=VALUE
+    endless_bound = 500
+
+The journal (`STATE/journal.jsonl`) is written after every step, so a board that loses power
+resumes the same move at the same step. Counting boards need `STATE/calibration.json` (see
+hardware/README.md, "Calibration").
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from controller.commands.common import parse_options
+from controller.errors import UsageError
+from controller.rules import VARIANTS, Rules
+
+CONFIG_KEYS = {"profile": str, "port": str, "variant": str, "state": str, "log_level": str,
+               "options": dict}
+LOG_LEVELS = ("debug", "info", "warning", "error")
+DEFAULT_STATE = "~/.local/state/layli"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", metavar="PROFILE",
+                        help="the board profile: a name (layli hardware list) or a TOML path")
+    parser.add_argument("--port", metavar="DEVICE",
+                        help="the Pico's serial device (pico-bridge), e.g. /dev/ttyACM0")
+    parser.add_argument("--simulate", action="store_true",
+                        help="no hardware: the simulator's board and virtual players")
+    parser.add_argument("--config", metavar="FILE", help="a TOML config file (see the docs)")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), metavar="V")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--state", metavar="DIR",
+                        help="where the journal, calibration and records live (default %s)"
+                             % DEFAULT_STATE)
+    parser.add_argument("--log-level", choices=LOG_LEVELS)
+    parser.add_argument("--seed", type=int, default=0, help="--simulate: the players' seed")
+    parser.add_argument("--mistakes", type=float, default=0.0,
+                        help="--simulate: the players' mistake rate")
+
+
+def read_config(path: str) -> dict[str, Any]:
+    """The config file's settings, every key and type checked."""
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except OSError as error:
+        raise UsageError("config %s: cannot read it: %s" % (path, error.strerror or error))
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError("config %s: not valid TOML: %s" % (path, error))
+    for key, value in data.items():
+        kind = CONFIG_KEYS.get(key)
+        if kind is None:
+            raise UsageError("config %s: unknown key %r (known: %s)" % (
+                path, key, ", ".join(sorted(CONFIG_KEYS))))
+        if not isinstance(value, kind):
+            raise UsageError("config %s: %s must be a %s, not %r" % (
+                path, key, "table" if kind is dict else "string", value))
+    if "log_level" in data and data["log_level"] not in LOG_LEVELS:
+        raise UsageError("config %s: log_level %r is not one of %s" % (
+            path, data["log_level"], ", ".join(LOG_LEVELS)))
+    if "variant" in data and data["variant"] not in VARIANTS:
+        raise UsageError("config %s: variant %r is not one of %s" % (
+            path, data["variant"], ", ".join(sorted(VARIANTS))))
+    return data
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The config file's settings overridden by the command line's."""
+    merged: dict[str, Any] = read_config(args.config) if args.config else {}
+    for key in ("profile", "port", "variant", "state", "log_level"):
+        value = getattr(args, key)
+        if value is not None:
+            merged[key] = value
+    options = {name: str(value) for name, value in merged.get("options", {}).items()}
+    options.update(parse_options(args.option))
+    merged["options"] = options
+    merged.setdefault("variant", "layli-goobalay")
+    merged.setdefault("state", DEFAULT_STATE)
+    merged.setdefault("log_level", "info")
+    if "profile" not in merged:
+        raise UsageError("no board profile: give --profile NAME (layli hardware list shows "
+                         "them) or profile = \"NAME\" in the config file")
+    return merged
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.hardware.profile import load, check
+
+    config = settings(args)
+    logging.basicConfig(level=config["log_level"].upper(),
+                        format="%(asctime)s %(levelname)s %(message)s")
+    profile = load(config["profile"])
+    problems = check(profile)
+    if problems:
+        raise UsageError("profile %s: %s (layli hardware check %s says more)" % (
+            profile.name, problems[0], profile.name))
+    rules = Rules(config["variant"], config["options"] or None)
+    if rules.n != profile.pits:
+        raise UsageError("%s has %d pits a row; the board of profile %s has %d" % (
+            rules.name, rules.n, profile.name, profile.pits))
+    if args.simulate:
+        return _simulate(profile, config, args)
+    if profile.kind == "pico-standalone":
+        raise UsageError("profile %s runs on the Pico itself, without a Pi: `layli hardware "
+                         "firmware-config %s -o config.json`, then `python firmware/deploy.py "
+                         "config.json`" % (profile.name, profile.name))
+    return _run_hardware(profile, config)
+
+
+def sensing_of(profile) -> str:
+    return "activity" if profile.sensors.kind == "digital" else "counting"
+
+
+def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
+    """One game on the simulated board, through the same runner as the hardware."""
+    import tempfile
+
+    from controller.rules import Game
+    from controller.runner import Runner, open_session
+    from simulator.board_io import SimulatedBoardIO
+
+    sensing = sensing_of(profile)
+    game = Game(config["variant"], config["options"] or None)
+    layout = profile.led_layout()
+    io = SimulatedBoardIO(game.rules.n, game.setup, sensing, layout.count, args.seed,
+                          args.mistakes)
+    with tempfile.TemporaryDirectory() as state:
+        session = open_session(Path(state) / "journal.jsonl", config["variant"],
+                               config["options"] or None, sensing)
+        io.attach()
+        runner = Runner(io, session, layout, sensing, io.calibration, now_ms=io.now_ms,
+                        max_count=sum(game.setup))
+        while session.guide.phase != "over" and io.now_ms() < 6 * 3600 * 1000:
+            runner.step()
+        board = io.board.counts()
+        done = session.guide.phase == "over" and board == session.guide.board.places()
+        logging.getLogger("layli").info(
+            "simulated game %s after %.0f simulated s; the board %s the engine",
+            "over" if session.guide.phase == "over" else "unfinished", io.now_ms() / 1000,
+            "equals" if done else "differs from")
+    return 0 if done else 1
+
+
+def _run_hardware(profile, config: dict) -> int:
+    """The board's loop until SIGTERM or Ctrl-C: 80 steps a second."""
+    import signal
+    import time
+
+    from controller.runner import Runner, open_session
+    from controller.sensing import Calibration, SensingError
+
+    log = logging.getLogger("layli")
+    state = Path(config["state"]).expanduser()
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError("state folder %s: %s" % (state, error.strerror or error))
+    sensing = sensing_of(profile)
+    calibration = None
+    calibration_path = state / "calibration.json"
+    if sensing == "counting":
+        try:
+            calibration = Calibration.from_json(calibration_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise UsageError("no calibration at %s: calibrate the load cells first "
+                             "(hardware/README.md, \"Calibration\")" % calibration_path)
+        except (OSError, SensingError, ValueError) as error:
+            raise UsageError("calibration %s: %s" % (calibration_path, error))
+    io = _open_board(profile, config)
+    variant, options = config["variant"], config["options"] or None
+    journal = state / "journal.jsonl"
+    session = open_session(journal, variant, options, sensing)
+    runner = Runner(io, session, profile.led_layout(), sensing, calibration,
+                    session_factory=lambda: open_session(journal, variant, options, sensing),
+                    records=state / "records", calibration_path=calibration_path,
+                    max_count=sum(session.game.setup))
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
+    log.info("running %s (%s); state in %s", profile.name, profile.title, state)
+    try:
+        tick = time.monotonic()
+        while not stop:
+            runner.step()
+            tick += 0.0125
+            time.sleep(max(0.0, tick - time.monotonic()))
+    except KeyboardInterrupt:
+        stop.append("Ctrl-C")
+    finally:
+        io.close()
+    log.info("stopped (%s); the game is in %s", stop[0] if stop else "error", journal)
+    return 0
+
+
+def _open_board(profile, config: dict):
+    """The board's hardware for `profile`: the Pico over serial, or the Pi's own GPIO."""
+    if profile.kind == "pico-bridge":
+        from controller.drivers.pico import PicoBridge
+
+        port = config.get("port")
+        if not port:
+            raise UsageError("profile %s talks to its Pico over USB serial: give --port "
+                             "DEVICE (e.g. /dev/ttyACM0) or port = \"...\" in the config file"
+                             % profile.name)
+        from controller.drivers.common import DeviceError
+
+        board = PicoBridge(port, profile.name, profile.places)
+        try:
+            board.open()
+        except DeviceError as error:    # it names the port and what to check
+            raise UsageError(str(error))
+        return board
+    from controller.drivers.direct import DirectBoard
+
+    return DirectBoard(profile)

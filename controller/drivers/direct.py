@@ -1,0 +1,72 @@
+"""A `pi-direct` board: a Raspberry Pi alone, its GPIO reading a digital sensor in every pit, the
+buttons and the buzzer, and driving the NeoPixels itself (host-only).
+
+    board = DirectBoard(profile)           # controller.hardware.profile.load("pi-direct-2x6")
+    frames, presses = board.read()         # one frame of pit levels, the buttons pressed
+    board.show(frame, pixels)
+    board.beep("move_done")
+
+It is the runner's `BoardIO` (controller/runner.py): each `read()` samples every pit once, so
+the runner's loop rate is the sensors' frame rate. The pins come from the profile (`GPIO18` is
+BCM 18). Pits read through I2C expanders (the MCP23017s of a 2 x 12 board) are not driven yet:
+such a profile is refused with a message that says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from controller.errors import UsageError
+from .gpio import BoardButtons, BoardBuzzer, PitSensors, monotonic_ms
+from .neopixels import NeoPixelStrip
+
+
+def bcm(pin: str, key: str) -> int:
+    """`GPIO18` -> 18; anything else (an expander's input) is refused, naming the key."""
+    if not pin.startswith("GPIO") or not pin[4:].isdigit():
+        raise UsageError("%s is %s: this controller drives the Pi's own GPIO pins only "
+                         "(pits behind an I2C expander are not supported yet)" % (key, pin))
+    return int(pin[4:])
+
+
+class DirectBoard:
+    """The pi-direct board of `profile`. `pin_factory` (gpiozero's, e.g. MockFactory) and
+    `make_pixelbuf` (see NeoPixelStrip) stand in for the hardware in tests."""
+
+    def __init__(self, profile: Any, *, pin_factory: Any = None,
+                 make_pixelbuf: Callable | None = None,
+                 now_ms: Callable[[], int] = monotonic_ms) -> None:
+        if profile.sensors.kind != "digital":
+            raise UsageError("profile %s senses by weight: it is a Pico board, not pi-direct"
+                             % profile.name)
+        pins = [bcm(pin, "sensors.pins[%d]" % i) for i, pin in enumerate(profile.sensors.channels)]
+        buttons = {name: bcm(pin, "buttons.%s" % name) for name, pin in profile.buttons.items()}
+        self.now_ms = now_ms
+        # beam receivers pull low while they see the beam: with the Pi's pull-up, a broken
+        # beam (a hand) reads high; gpiozero calls a pulled-up pin active when low, so invert
+        self.invert = profile.sensors.active == "high"
+        self.pits = PitSensors(pins, pull_up=True, pin_factory=pin_factory)
+        self.buttons = BoardButtons(buttons, pin_factory=pin_factory, clock_ms=now_ms)
+        # the shipped profiles fit a passive piezo: it needs a tone (2 kHz: loud, not shrill)
+        self.buzzer = BoardBuzzer(bcm(profile.buzzer_pin, "buzzer.pin"), tone_hz=2000,
+                                  pin_factory=pin_factory)
+        leds = profile.leds
+        kwargs = {} if make_pixelbuf is None else {"make_pixelbuf": make_pixelbuf}
+        self.strip = NeoPixelStrip(bcm(leds.data_pin, "leds.data_pin"), leds.length, leds.order,
+                                   **kwargs)
+
+    def read(self) -> tuple[list[tuple[int, list[int]]], list[str]]:
+        levels = self.pits.levels()
+        if self.invert:
+            levels = [1 - level for level in levels]
+        return [(self.now_ms(), levels)], [press.button for press in self.buttons.presses()]
+
+    def show(self, frame, pixels: list[tuple[int, int, int]]) -> None:
+        self.strip.show(pixels)
+
+    def beep(self, name: str) -> None:
+        self.buzzer.beep(name)
+
+    def close(self) -> None:
+        for device in (self.strip, self.buttons, self.buzzer, self.pits):
+            device.close()

@@ -1,0 +1,249 @@
+"""The board's main loop: hardware in, the session in the middle, LEDs and buzzer out (host-only).
+
+    runner = Runner(io, session, layout, sensing="counting", calibration=calibration)
+    while not stopped:
+        runner.step()               # read the sensors and buttons, guide, show, beep
+
+`io` is the board as the runner sees it — a `BoardIO`: the real one (`controller.drivers.pico`
+for a Pi with a Pico, `controller.drivers.direct` for a Pi alone) or the simulator's
+(`simulator.board_io`). Each `step()` takes the sensor frames and button presses that came in
+since the last, feeds the frames through sensing (`CountingSensor` for load cells,
+`ActivitySensor` for digital pit sensors) into the session (engine, guide, journal), acts on the
+buttons (new game, undo, hint, confirm), logs what happened in words an operator can read,
+sounds the buzzer, and shows the guide's frame through the profile's LED layout.
+
+The journal makes a power cut harmless: `open_session` resumes the game in the journal at the
+same move and step. "New game" keeps the finished (or abandoned) game as a record file before
+the journal starts afresh.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Callable, Protocol
+
+from controller.guide.pixels import LedLayout, render
+from controller.players import GreedyPlayer
+from controller.rules import Game
+from controller.rules.record import write_game
+from controller.sensing import ActivitySensor, Calibration, CountingSensor
+from controller.session import FileStorage, Session
+from controller.session.session import SessionError
+
+log = logging.getLogger("layli")
+
+BUTTONS = ("new_game", "undo", "hint", "confirm")
+
+# what the buzzer says about an event (controller.drivers.gpio.BEEPS has the same names)
+BEEP_ON = {"mistake": "mistake", "fault": "mistake", "move_done": "move_done",
+           "game_over": "game_over"}
+
+
+class BoardIO(Protocol):
+    """The board's hardware, as the runner uses it."""
+
+    def read(self) -> tuple[list[tuple[int, list[int]]], list[str]]:
+        """The sensor frames (t_ms, values) and the buttons pressed (names of BUTTONS) since
+        the last call."""
+
+    def show(self, frame, pixels: list[tuple[int, int, int]]) -> None:
+        """Show `pixels` on the strip (`frame` is the guide's frame they came from)."""
+
+    def beep(self, name: str) -> None:
+        """Sound one of the buzzer's patterns."""
+
+    def close(self) -> None:
+        ...
+
+
+def monotonic_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+class Runner:
+    """One board's loop (see the module text). `session_factory()` makes a new game's session
+    when "new game" is pressed; `records` is the folder finished games are kept in."""
+
+    def __init__(self, io: BoardIO, session: Session, layout: LedLayout, sensing: str,
+                 calibration: Calibration | None = None,
+                 session_factory: Callable[[], Session] | None = None,
+                 records: Path | None = None, now_ms: Callable[[], int] = monotonic_ms,
+                 max_count: int | None = None, calibration_path: Path | None = None) -> None:
+        if sensing == "counting":
+            if calibration is None:
+                raise ValueError("counting sensing needs a calibration")
+            if len(calibration.tare) != layout_places(layout):
+                raise ValueError("the calibration has %d channels, the board %d places" % (
+                    len(calibration.tare), layout_places(layout)))
+            self.sensor = CountingSensor(calibration, max_count=max_count)
+        elif sensing == "activity":
+            self.sensor = ActivitySensor(layout_places(layout) - 2)
+            self._faults = list(self.sensor.faults)
+        else:
+            raise ValueError("sensing must be counting or activity, not %r" % (sensing,))
+        self.io = io
+        self.session = session
+        self.layout = layout
+        self.sensing = sensing
+        self.session_factory = session_factory
+        self.records = records
+        self.now_ms = now_ms
+        self.calibration_path = calibration_path
+        self.hinter = GreedyPlayer()
+        self.events: list[tuple] = []       # everything that happened, for tests and logs
+        _log_start(session)
+
+    def step(self) -> None:
+        frames, presses = self.io.read()
+        session = self.session
+        for t_ms, values in frames:
+            if self.sensing == "counting":
+                if self.sensor.feed(t_ms, values):
+                    counts = [0 if count is None else count for count in self.sensor.counts]
+                    session.update(counts, self.sensor.settled, self.sensor.faults)
+            else:
+                for pit in self.sensor.feed(t_ms, values):
+                    session.touch(pit)
+                if self.sensor.faults != self._faults:
+                    self._faults = list(self.sensor.faults)
+                    session.set_faults(self._faults)
+            self._events()
+        for button in presses:
+            self.press(button)
+        self.io.show(self.session.frame, render(self.session.frame, self.layout, self.now_ms()))
+
+    def press(self, button: str) -> None:
+        """A button of the board (one of BUTTONS)."""
+        if button not in BUTTONS:
+            raise ValueError("unknown button %r: one of %s" % (button, ", ".join(BUTTONS)))
+        log.info("button: %s", button.replace("_", " "))
+        session = self.session
+        if button == "new_game":
+            self.new_game()
+        elif button == "undo":
+            if not session.takeback():
+                log.info("nothing to take back")
+        elif button == "hint":
+            game = session.game
+            if not game.over and session.guide.phase == "await":
+                session.guide.show_hint(self.hinter.choose(game))
+        else:
+            session.confirm(self.sensor if self.sensing == "counting" else None)
+        self._events()
+
+    def new_game(self) -> None:
+        """Keep the game as a record and start the next one in a fresh journal."""
+        if self.session_factory is None:
+            log.info("new game: not available here")
+            return
+        self.keep_record()
+        self.session.storage.clear()
+        self.session = self.session_factory()
+        _log_start(self.session)
+
+    def keep_record(self) -> Path | None:
+        """Write the game so far to the records folder; its path, or None."""
+        game = self.session.game
+        if self.records is None or not game.moves:
+            return None
+        self.records.mkdir(parents=True, exist_ok=True)
+        path = self.records / time.strftime("game-%Y%m%d-%H%M%S.pgn")
+        path.write_text(write_game(game), encoding="utf-8")
+        log.info("record kept: %s", path)
+        return path
+
+    def _events(self) -> None:
+        events = self.session.events
+        self.session.events = []
+        for event in events:
+            self.events.append(event)
+            text = describe(event, self.session.game)
+            if text:
+                log.log(logging.WARNING if event[0] in ("mistake", "fault") else logging.INFO,
+                        text)
+            beep = BEEP_ON.get(event[0])
+            if beep:
+                self.io.beep(beep)
+        if any(event[0] == "move_done" for event in events):
+            self.save_calibration()
+        if any(event[0] == "game_over" for event in events):
+            self.keep_record()
+
+    def save_calibration(self) -> None:
+        """Keep each load cell's zero as it is now (drift tracked in), so that a controller
+        that restarts does not start from a zero hours old."""
+        if self.calibration_path is None or self.sensing != "counting":
+            return
+        temporary = self.calibration_path.with_name(self.calibration_path.name + ".new")
+        temporary.write_text(self.sensor.calibration_now().to_json(), encoding="utf-8")
+        os.replace(temporary, self.calibration_path)       # never half a file
+
+
+def layout_places(layout: LedLayout) -> int:
+    return len(layout.leds)
+
+
+def describe(event: tuple, game: Game) -> str | None:
+    """An event in words for the log (None for the steps, which are too many to log)."""
+    kind = event[0]
+    n = game.rules.n
+    if kind == "move_started":
+        return "move started: %s pit %d" % (("South", "North")[game.to_move], event[1])
+    if kind == "move_done":
+        return "move done: pit %d (ply %d)" % (event[1], len(game.moves))
+    if kind == "mistake":
+        if event[1] == "wrong_pit":
+            return "mistake: a seed in %s, it goes into %s" % (
+                place_words(event[2], n), place_words(event[3], n))
+        if event[1] == "difference":
+            return "mistake: the board differs: %s" % ", ".join(
+                "%s %+d" % (place_words(place, n), diff) for place, diff in sorted(
+                    event[2].items()))
+        return "mistake: %s at %s" % (event[1].replace("_", " "), place_words(event[2], n))
+    if kind == "fault":
+        return "sensor fault at %s: %s (confirm steps there by hand)" % (
+            place_words(event[1], n), event[2])
+    if kind == "game_over":
+        return "game over: South %d, North %d" % tuple(event[1])
+    if kind in ("skip_offered", "skipped", "move_taken_back", "move_abandoned",
+                "board_matches", "confirmed", "pass"):
+        return kind.replace("_", " ") + ("" if len(event) < 2 else ": %s" % (event[1],))
+    return None
+
+
+def place_words(place: int, n: int) -> str:
+    """"South's pit 3", "North's store"."""
+    if place >= 2 * n:
+        return "%s's store" % ("South", "North")[place - 2 * n]
+    return "%s's pit %d" % (("South", "North")[place // n], place % n + 1)
+
+
+def open_session(journal: Path, variant: str, options: dict | None, mode: str) -> Session:
+    """The game in `journal`, resumed where it was; a new game when there is none (or it is
+    over). A journal that cannot be read is kept aside, never overwritten."""
+    storage = FileStorage(str(journal))
+    if storage.lines():
+        try:
+            session = Session.resume(storage)
+        except SessionError as error:
+            aside = journal.with_name(journal.name + ".unreadable-%d" % int(time.time()))
+            storage.close()
+            os.replace(journal, aside)
+            log.error("journal %s unreadable (%s): kept as %s; a new game starts",
+                      journal, error, aside)
+            storage = FileStorage(str(journal))
+        else:
+            if not session.game.over:
+                log.info("resumed the game in %s at ply %d", journal, len(session.game.moves))
+                return session
+            storage.clear()
+    return Session(storage, variant, options, mode=mode)
+
+
+def _log_start(session: Session) -> None:
+    game = session.game
+    log.info("%s, %s sensing: %s to move", game.rules.name, session.mode,
+             ("South", "North")[game.to_move])
