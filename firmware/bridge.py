@@ -13,7 +13,9 @@ serial port::
 
 What one `step` does:
 
-- reads the bytes the host sent and answers each message: `Leds` goes onto the strip, `Buzz`
+- reads the bytes the host sent and answers each message: a `LedFrame` (the guide's frame: a
+  colour and a pattern per place) is drawn through config.json's game.layout, its patterns
+  animated here 25 times a second; `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
   to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
   sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
   answers a new host's `Hello` with ours;
@@ -31,9 +33,13 @@ clock.py) are parameters, so the same bridge runs on the Pico's USB, in memory u
 on a host against a pty with a simulated board behind fake load cells.
 """
 
-from controller.protocol import Button, Buzz, Hello, Leds, Link, Sensors, State, StateRequest
+from controller.guide.frame import Frame
+from controller.guide.pixels import render
+from controller.protocol import (Button, Buzz, Hello, LedFrame, Leds, Link, Sensors, State,
+                                 StateRequest)
 
 FIRMWARE = "layli-pico 0.1.0"
+RENDER_MS = 40              # a guide frame's patterns are drawn 25 times a second
 MASK32 = 0xFFFFFFFF         # the protocol's times are 32-bit, wrapping
 
 
@@ -55,6 +61,13 @@ class Bridge:
         self.buzzes = 0
         self.states_sent = 0
         self.problem = None
+        try:
+            self.layout = device.led_layout()
+        except ValueError as error:
+            self.layout = None
+            self.problem = "game.layout: %s" % error
+        self.frame = None           # the guide frame on show (LedFrame), drawn every RENDER_MS
+        self._render_at = 0
 
     def start(self):
         """Introduce this end to the host (the link sends a zero byte and our Hello)."""
@@ -75,13 +88,20 @@ class Bridge:
         for button, pressed, time_ms in device.buttons.poll():
             link.send(Button(button, pressed, time_ms & MASK32))
         link.poll()
+        now = self.clock.ticks_ms()
+        if self.frame is not None and now >= self._render_at:
+            self._render_at = now + RENDER_MS
+            device.strip.show_pixels(render(self.frame, self.layout, now))
         device.tick()
 
     def _handle(self, message):
         kind = message.KIND
-        if kind == Leds.KIND:
+        if kind == LedFrame.KIND:
+            self._show_frame(message.places)
+        elif kind == Leds.KIND:
             try:
                 self.device.strip.show(message.pixels)
+                self.frame = None           # a whole strip replaces the guide's frame
                 self.leds_shown += 1
             except ValueError as error:
                 self.leds_rejected += 1
@@ -95,6 +115,24 @@ class Bridge:
             self.states_sent += 1
         elif kind == Hello.KIND:
             self.problem = self.link.incompatible
+
+    def _show_frame(self, places):
+        """A guide frame: drawn from now on through the layout, its patterns animated here."""
+        try:
+            frame = Frame.decode(places)
+            if self.layout is None:
+                raise ValueError("a guide frame, but config.json has no game.layout to draw it")
+            if len(frame.places) != len(self.layout.leds):
+                raise ValueError("a guide frame of %d places; game.layout has %d" % (
+                    len(frame.places), len(self.layout.leds)))
+        except ValueError as error:
+            self.leds_rejected += 1
+            self.problem = str(error)
+            return
+        if self.frame is None or frame != self.frame:
+            self._render_at = 0             # a new meaning shows at once
+        self.frame = frame
+        self.leds_shown += 1
 
     def state(self):
         """The `State` message of this device now."""

@@ -69,6 +69,18 @@ class Device:
         self.counting = config["sensors"]["kind"] != "digital"
         self.watchdog = Watchdog(config["watchdog_ms"])
 
+    def led_layout(self, game=None):
+        """The strip's layout for guide frames (controller.guide.pixels.LedLayout) from a
+        "game" entry (config.json's when None): the LEDs of each place, the brightness and
+        current caps. None when there is none (a bridge that is only ever sent whole strips).
+        ValueError when it does not fit the strip."""
+        if game is None:
+            game = self.config.get("game")
+        if game is None:
+            return None
+        from controller.guide.pixels import LedLayout
+        return LedLayout(game["layout"], self.strip.count, game["brightness"], game["max_ma"])
+
     def start_watchdog(self):
         """Start the watchdog (at the start of the main loop: imports and a journal's replay
         before it may take longer than the timeout)."""

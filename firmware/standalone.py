@@ -28,7 +28,7 @@ Files on the Pico's flash (littlefs), beside main.py:
 
 import os
 
-from controller.guide.pixels import LedLayout, render
+from controller.guide.pixels import render
 from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
@@ -139,8 +139,7 @@ class Standalone:
             raise StandaloneError("game.layout lights %d places; %s has %d" % (
                 len(game["layout"]), game["variant"], places))
         try:
-            self.layout = LedLayout(game["layout"], device.strip.count, game["brightness"],
-                                    game["max_ma"])
+            self.layout = device.led_layout(game)
         except ValueError as error:
             raise StandaloneError("game.layout: %s" % error)
         self.sensor = None

@@ -362,8 +362,7 @@ def test_every_pico_profile_makes_a_config_the_firmware_accepts(name, tmp_path):
     sensors = checked["sensors"]
     cells = len(sensors["data"]) if sensors["kind"] == "hx711" else sensors["cells"]
     assert cells == profile.places and checked["leds"]["count"] == profile.leds.length
-    if checked["mode"] == "standalone":
-        assert checked["game"]["layout"] == [list(leds) for leds in profile.led_layout().leds]
+    assert checked["game"]["layout"] == [list(leds) for leds in profile.led_layout().leds]
     out = tmp_path / "config.json"
     result = subprocess.run([sys.executable, "-m", "controller", "hardware", "firmware-config",
                              name, "--variant", VARIANT_OF[profile.pits], "-o", str(out)],
@@ -376,4 +375,4 @@ def test_a_firmware_config_that_cannot_be_made_says_why():
     with pytest.raises(UsageError, match="pi-direct profile: it has no Pico"):
         firmware_config(load("pi-direct-2x6"))
     with pytest.raises(UsageError, match="mangala-iv has 7 pits a row"):
-        firmware_config(load("pico-standalone-2x6"), "mangala-iv")
+        firmware_config(load("pico-bridge-2x6"), "mangala-iv")

@@ -15,7 +15,9 @@ from controller.drivers.direct import DirectBoard
 from controller.drivers.pico import FirmwareMismatch, PicoBridge
 from controller.hardware.profile import load
 from controller.protocol.link import Link
-from controller.protocol.messages import Button, Buzz, Hello, Leds, Sensors, State, StateRequest
+from controller.guide.frame import Frame
+from controller.protocol.messages import (Button, Buzz, Hello, LedFrame, Sensors, State,
+                                          StateRequest)
 from controller.runner import Runner, open_session
 from controller.sensing import Calibration
 from fakes import PtyDevice, RecordingPixelBuf
@@ -29,7 +31,7 @@ class FakePico:
         self.t = 0
         self.link = Link(lambda data: os.write(pty.master, data), lambda: self.t,
                          Hello("fake-1", "pico-bridge-2x6", "device", protocol=protocol))
-        self.pixels = None
+        self.frame = None
         self.buzzes = []
         self.requests = 0
 
@@ -45,13 +47,13 @@ class FakePico:
                 break
             data += chunk
         for message in self.link.receive(data):
-            if isinstance(message, Leds):
-                self.pixels = message.pixels
+            if isinstance(message, LedFrame):
+                self.frame = Frame.decode(message.places)
             elif isinstance(message, Buzz):
                 self.buzzes.append((message.hz, message.ms))
             elif isinstance(message, StateRequest):
                 self.requests += 1
-                self.link.send(State(self.pixels or b"", 0, self.t, 14))
+                self.link.send(State(b"", 0, self.t, 14))
         self.link.poll()
 
 
@@ -92,10 +94,12 @@ def test_the_pico_bridge_streams_sensors_and_buttons_in_and_leds_out(pico):
     assert [values[0] for _, values in frames] == [0, 1, 2, 3, 4]
     assert [t for t, _ in frames] == sorted(t for t, _ in frames)
     assert presses == ["confirm"]
-    bridge.show(None, [(1, 2, 3), (4, 5, 6)])
+    frame = Frame(14)
+    frame.set(2, "north", "drop")
+    bridge.show(frame, None)
     bridge.beep("mistake")
     exchange(bridge, pico)
-    assert pico.pixels == bytes([1, 2, 3, 4, 5, 6]) and pico.buzzes == [(440, 300)]
+    assert pico.frame == frame and pico.buzzes == [(440, 300)]
     assert bridge.counters()["dropped"] == 0
 
 
@@ -105,7 +109,9 @@ def test_a_pulled_cable_and_a_rebooted_pico_come_back_with_the_leds(pico):
     bridge.open()
     pico.link.connect()
     exchange(bridge, pico)
-    bridge.show(None, [(9, 9, 9)])
+    frame = Frame(14)
+    frame.set(9, "hint", "pick")
+    bridge.show(frame, None)
     pico.link.send(Sensors(50000, [1] * 14))
     frames, _ = exchange(bridge, pico)
     before = frames[-1][0]
@@ -116,9 +122,9 @@ def test_a_pulled_cable_and_a_rebooted_pico_come_back_with_the_leds(pico):
     fresh = FakePico(pico.pty)
     fresh.link.connect()
     deadline = time.monotonic() + 5
-    while fresh.pixels is None and time.monotonic() < deadline:
+    while fresh.frame is None and time.monotonic() < deadline:
         exchange(bridge, fresh, 5)
-    assert fresh.pixels == bytes([9, 9, 9])              # the strip, sent again in full
+    assert fresh.frame == frame                         # the LEDs, sent again
     while not fresh.link.introduced and time.monotonic() < deadline:
         exchange(bridge, fresh, 5)                      # (its Hello went before the port
     fresh.link.send(Sensors(10, [2] * 14))              # opened) its clock started again ...

@@ -4,13 +4,16 @@ buzzer out, over USB serial through the wire protocol (host-only).
     pico = PicoBridge("/dev/ttyACM0", "pico-bridge-2x6", channels=14)
     pico.open()                             # DeviceError naming the port if it is not there
     frames, presses = pico.read()           # [(t_ms, raw values)], ["confirm", ...]
-    pico.show(frame, pixels)                # the strip, when it changed
+    pico.show(frame, pixels)                # the guide's frame, when it changed
     pico.beep("mistake")
 
-It is the runner's `BoardIO` (controller/runner.py). Underneath, `SerialLink` reopens the port
-by itself when the cable is pulled and put back, and every (re)connect starts with this end's
-Hello and a StateRequest; the strip is sent again in full, so a Pico that rebooted shows the
-right LEDs at once. The protocol's `Link` numbers, acknowledges and resends; bad frames cost
+It is the runner's `BoardIO` (controller/runner.py). The LEDs travel as the guide's frame (a
+colour and a pattern per place, `LedFrame`: 2 bytes a place, sent when the meaning changes);
+the Pico draws it through its layout and animates the patterns itself, so the link carries a
+few dozen bytes a move, not every LED at every step of a pulse. Underneath, `SerialLink`
+reopens the port by itself when the cable is pulled and put back, and every (re)connect starts
+with this end's Hello and a StateRequest; the frame is sent again, so a Pico that rebooted
+shows the right LEDs at once. The protocol's `Link` numbers, acknowledges and resends; bad frames cost
 counters, never a wrong message (`counters()`).
 
 The Pico's clock restarts with it and wraps after 49 days, and sensing needs time that never
@@ -29,8 +32,8 @@ from typing import Callable
 from controller import __version__
 from controller.errors import UsageError
 from controller.protocol.link import Link
-from controller.protocol.messages import (BUTTONS, Button, Buzz, Hello, Leds, Sensors, State,
-                                          StateRequest)
+from controller.protocol.messages import (BUTTONS, Button, Buzz, Hello, LedFrame, Sensors,
+                                          State, StateRequest)
 from .serial_link import SerialLink
 from .gpio import monotonic_ms
 
@@ -63,7 +66,7 @@ class PicoBridge:
         self.link = Link(self.serial.write, now_ms, Hello(__version__, profile, "host"))
         self.device: Hello | None = None      # the Pico's Hello, once it came
         self.bad_frames = 0                   # Sensors of the wrong size
-        self._pixels: bytes | None = None     # the strip last asked for
+        self._frame: bytes | None = None      # the guide frame last sent, encoded
         self._offset: int | None = None       # this end's time minus the Pico's
         self._last_ms = 0
 
@@ -102,16 +105,15 @@ class PicoBridge:
             elif isinstance(message, State):
                 log.info("the Pico: up %d s, %d sensor channels", message.uptime_ms // 1000,
                          message.channels)
-                if self._pixels is not None and message.pixels != self._pixels:
-                    self.link.send(Leds(self._pixels))      # it rebooted, or missed some
         self.link.poll()
         return frames, presses
 
     def show(self, frame, pixels: list[tuple[int, int, int]]) -> None:
-        data = bytes([value for pixel in pixels for value in pixel])
-        if data != self._pixels:
-            self._pixels = data
-            self.link.send(Leds(data))
+        """Send `frame` when it changed; the Pico renders it (`pixels` are not needed)."""
+        data = frame.encode()
+        if data != self._frame:
+            self._frame = data
+            self.link.send(LedFrame(data))
 
     def beep(self, name: str) -> None:
         hz, ms = TONES[name]
@@ -123,8 +125,8 @@ class PicoBridge:
         log.info("connected to the Pico on %s", serial.port)
         self.link.connect()
         self.link.send(StateRequest())
-        if self._pixels is not None:
-            self.link.send(Leds(self._pixels))
+        if self._frame is not None:
+            self.link.send(LedFrame(self._frame))
 
     def _lost(self, reason: str) -> None:
         log.warning("lost the Pico: %s; waiting for it to come back", reason)

@@ -21,6 +21,7 @@ TOO_FEW = "too_few"      # difference view: fewer seeds than the script needs
 FAULT = "fault"          # a sensor that cannot be trusted
 
 PLAYER_COLOURS = (SOUTH_COLOUR, NORTH_COLOUR)
+COLOURS = (OFF, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT)
 
 # Patterns, and what each means on the board.
 DARK = "dark"            # nothing to do here
@@ -66,6 +67,29 @@ class Frame:
 
     def __eq__(self, other):
         return isinstance(other, Frame) and self.places == other.places
+
+    def encode(self):
+        """Two bytes a place, its colour's and its pattern's index in COLOURS and PATTERNS:
+        how a frame travels to a Pico, which animates the patterns itself."""
+        out = bytearray()
+        for colour, pattern in self.places:
+            out.append(COLOURS.index(colour))
+            out.append(PATTERNS.index(pattern))
+        return bytes(out)
+
+    @staticmethod
+    def decode(data):
+        """The frame `encode` gave; ValueError naming the first byte that is no index."""
+        if len(data) % 2:
+            raise ValueError("a frame is 2 bytes a place, not %d bytes" % len(data))
+        frame = Frame(len(data) // 2)
+        for place in range(len(data) // 2):
+            colour, pattern = data[2 * place], data[2 * place + 1]
+            if colour >= len(COLOURS) or pattern >= len(PATTERNS):
+                raise ValueError("place %d: colour %d or pattern %d is unknown" % (
+                    place, colour, pattern))
+            frame.places[place] = (COLOURS[colour], PATTERNS[pattern])
+        return frame
 
     def __repr__(self):
         return "Frame(%r)" % (self.places,)

@@ -7,7 +7,8 @@ profile; `firmware/deploy.py` checks it with the firmware's own checker and copi
     layli hardware firmware-config pico-bridge-2x6 -o config.json
     python firmware/deploy.py config.json --port /dev/ttyACM0
 
-A pico-standalone board also carries its game: the variant, its options and the LED layout.
+It carries the game too: the variant and its options, which a pico-standalone board plays, and
+the LED layout and caps, through which both kinds draw the guide's frames.
 """
 
 from __future__ import annotations
@@ -45,15 +46,15 @@ def firmware_config(profile: Profile, variant: str = "layli-goobalay",
         "buzzer": gp(profile.buzzer_pin, "buzzer.pin", profile),
         "watchdog_ms": WATCHDOG_MS,
     }
-    if config["mode"] == "standalone":
-        rules = Rules(variant, options)
-        if rules.n != profile.pits:
-            raise UsageError("%s has %d pits a row; the board of profile %s has %d" % (
-                variant, rules.n, profile.name, profile.pits))
-        layout = profile.led_layout()
-        config["game"] = {"variant": variant, "options": dict(options or {}),
-                          "layout": [list(leds) for leds in layout.leds],
-                          "brightness": layout.brightness, "max_ma": layout.max_ma}
+    # the game: standalone plays it; a bridge draws the host's guide frames through its layout
+    rules = Rules(variant, options)
+    if rules.n != profile.pits:
+        raise UsageError("%s has %d pits a row; the board of profile %s has %d" % (
+            variant, rules.n, profile.name, profile.pits))
+    layout = profile.led_layout()
+    config["game"] = {"variant": variant, "options": dict(options or {}),
+                      "layout": [list(leds) for leds in layout.leds],
+                      "brightness": layout.brightness, "max_ma": layout.max_ma}
     return config
 
 

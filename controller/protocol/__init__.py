@@ -6,8 +6,8 @@ Three layers, each usable alone:
 - `framing`: bytes on a stream. COBS frames with a CRC-16, split by zero bytes; a
   `FrameDecoder` that survives garbage, torn frames and idle zeros, and counts what it drops.
 - `messages`: the messages as payloads. A 4-byte header (version, kind, number), one class per
-  kind (`Hello`, `Ack`, `Sensors`, `Leds`, `Button`, `Buzz`, `StateRequest`, `State`), and a
-  strict `decode`.
+  kind (`Hello`, `Ack`, `Sensors`, `LedFrame`, `Leds`, `Button`, `Buzz`, `StateRequest`,
+  `State`), and a strict `decode`.
 - `link`: one end of the conversation. `Link` numbers messages, resends the reliable ones until
   acknowledged, drops duplicates and bad frames, and handles a peer that restarts.
 
@@ -28,6 +28,6 @@ Portable core: MicroPython subset.
 
 from .framing import (MAX_PAYLOAD, FrameDecoder, FramingError, ProtocolError, cobs_decode,
                       cobs_encode, crc16, encode_frame)
-from .messages import (PROTOCOL_VERSION, BUTTONS, Ack, Button, Buzz, Hello, Leds, Message,
-                       Sensors, State, StateRequest, decode)
+from .messages import (PROTOCOL_VERSION, BUTTONS, Ack, Button, Buzz, Hello, LedFrame, Leds,
+                       Message, Sensors, State, StateRequest, decode)
 from .link import Link

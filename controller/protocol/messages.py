@@ -72,6 +72,7 @@ BUTTON = const(5)
 BUZZ = const(6)
 STATE_REQUEST = const(7)
 STATE = const(8)
+LED_FRAME = const(9)
 
 # How the link delivers each kind (`Message.DELIVERY`)
 FIRE_AND_FORGET = const(0)  # sent once: a lost one is replaced by the next (Sensors, Ack)
@@ -454,8 +455,40 @@ class State(Message):
                    payload[HEADER + 5])
 
 
+class LedFrame(Message):
+    """The guide's LED frame, host to device: a colour and a pattern for each place, as
+    `controller.guide.frame.Frame.encode` gives them (2 bytes a place). The device renders it
+    on its strip through its layout and animates the patterns itself: a few dozen bytes when the
+    meaning changes, where `Leds` would send every LED at every step of a pulse. Only the newest
+    is resent."""
+
+    __slots__ = ("places",)
+    KIND = LED_FRAME
+    FIELDS = ("places",)
+    DELIVERY = NEWEST_ONLY
+
+    def __init__(self, places):
+        if not isinstance(places, (bytes, bytearray)) or len(places) % 2 or \
+                len(places) > 2 * MAX_CHANNELS:
+            raise ProtocolError("LedFrame: places must be 2 bytes a place, for at most %d "
+                                "places" % MAX_CHANNELS)
+        self.places = bytes(places)
+
+    def _encode_body(self, out):
+        out.append(len(self.places) // 2)
+        out += self.places
+
+    @classmethod
+    def _decode(cls, payload, version):
+        if len(payload) < HEADER + 1:
+            raise ProtocolError("LedFrame: a payload of %d bytes, under the %d of the "
+                                "shortest" % (len(payload), HEADER + 1))
+        _need("LedFrame", payload, HEADER + 1 + 2 * payload[HEADER])
+        return cls(payload[HEADER + 1:])
+
+
 KINDS = {HELLO: Hello, ACK: Ack, SENSORS: Sensors, LEDS: Leds, BUTTON: Button, BUZZ: Buzz,
-         STATE_REQUEST: StateRequest, STATE: State}
+         STATE_REQUEST: StateRequest, STATE: State, LED_FRAME: LedFrame}
 
 
 def decode(payload):

@@ -6,7 +6,10 @@ import rig
 from bridge import Bridge, FIRMWARE
 from device import Device
 from port import MemoryPort
-from controller.protocol import Buzz, FrameDecoder, Leds, StateRequest, decode, encode_frame
+from controller.guide.frame import Frame
+from controller.guide.pixels import LedLayout, render
+from controller.protocol import (Buzz, FrameDecoder, LedFrame, Leds, StateRequest, decode,
+                                 encode_frame)
 
 VALUES = [100 * i - 500 for i in range(14)]
 
@@ -63,6 +66,27 @@ def test_leds_from_the_host_go_onto_the_strip():
     assert bridge.leds_rejected == 1 and device.strip.pixels == pixels
     assert "3 bytes for a strip of 28 LEDs" in bridge.problem
     assert host.link.unacked == 0                           # received all the same
+
+
+def test_a_guide_frame_is_drawn_through_the_layout_and_animated_here():
+    clock, cells, device, port, bridge, host = _bridge()      # rig's config: 2 LEDs a place
+    bridge.start()
+    host.link.connect()
+    frame = Frame(14)
+    frame.set(0, "south", "steady")
+    frame.set(3, "south", "drop")                           # a slow pulse
+    host.link.send(LedFrame(frame.encode()))
+    rig.exchange(clock, bridge, host, 20)
+    layout = LedLayout([[2 * p, 2 * p + 1] for p in range(14)], 28)
+    assert bridge.leds_shown == 1 and host.link.unacked == 0
+    shown = device.strip.pixels
+    assert shown == bytes(v for pixel in render(frame, layout, bridge._render_at - 40)
+                          for v in pixel)
+    rig.exchange(clock, bridge, host, 300)                  # the pulse moves on by itself
+    assert device.strip.pixels[18:24] != shown[18:24] and device.strip.pixels[:6] == shown[:6]
+    host.link.send(LedFrame(Frame(12).encode()))            # another board's frame
+    rig.exchange(clock, bridge, host, 20)
+    assert bridge.leds_rejected == 1 and "12 places; game.layout has 14" in bridge.problem
 
 
 def test_state_request_gets_everything_a_reconnecting_host_needs():

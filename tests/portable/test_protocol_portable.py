@@ -7,6 +7,7 @@ against fixed vectors; tests/test_protocol.py checks it against the libraries by
 """
 
 from controller.protocol import (BUTTONS, Ack, Button, Buzz, FrameDecoder, FramingError, Hello,
+                                 LedFrame,
                                  Leds, Link, ProtocolError, Sensors, State, StateRequest,
                                  cobs_decode, cobs_encode, crc16, decode, encode_frame)
 from controller.protocol.messages import (EVERY_IN_ORDER, FIRE_AND_FORGET, LEDS, MAX_U32,
@@ -308,6 +309,8 @@ EXAMPLES = [
     Buzz(20000, 65535),
     StateRequest(),
     State(b"\x10\x20\x30" * 14, 0b1001, 123456, 26),
+    LedFrame(b""),
+    LedFrame(bytes([7, 14]) * 64),
 ]
 
 
@@ -345,7 +348,7 @@ def test_malformed_payloads_say_what_is_wrong():
                                                             "silence)"),
         (Buzz(440, 1).encode(0)[:4] + b"\x4e\x21\x00\x01", "Buzz: hz 20001 is not in 0..20000"),
         (b"\x01\x02\x00\x00\x03", "Ack: kind 3 is not a kind that is acknowledged (1 Hello, "
-                                  "4 Leds, 5 Button, 6 Buzz, 7 StateRequest, 8 State)"),
+                                  "4 Leds, 5 Button, 6 Buzz, 7 StateRequest, 8 State, 9 LedFrame)"),
         (b"\x01\x07\x00\x00\x00", "StateRequest: a payload of 5 bytes, not 4"),
         (State(b"", 0, 0, 0).encode(0)[:8] + b"\x10\x00\x00\x00", "State: held 16 is not in "
                                                                    "0..15"),
@@ -395,7 +398,7 @@ def test_bad_fields_are_refused_when_a_message_is_made():
         (Hello, ("0.1", "p", "pi", 1), "Hello: role 'pi' is not host or device"),
         (Hello, ("0.1", "p", "host", -1), "Hello: session -1 is not in 0..4294967295"),
         (Ack, (3,), "Ack: kind 3 is not a kind that is acknowledged (1 Hello, 4 Leds, "
-                    "5 Button, 6 Buzz, 7 StateRequest, 8 State)"),
+                    "5 Button, 6 Buzz, 7 StateRequest, 8 State, 9 LedFrame)"),
         (State, (b"", 0, 0, 65), "State: channels 65 is not in 0..64"),
     ]
     for cls, args, expected in cases:
@@ -533,3 +536,17 @@ def test_a_peer_of_another_version_is_named():
     twin = Link(written.append, clock.ms, Hello("0.1.0", "p", "host", 1))
     twin.receive(encode_frame(Hello("0.1.0", "p", "host", 3).encode(0)))
     assert twin.incompatible == "both ends say they are the host"
+
+
+def test_a_guide_frame_travels_as_an_led_frame():
+    from controller.guide.frame import Frame, COLOURS, PATTERNS
+    frame = Frame(14)
+    frame.set(3, "south", "drop")
+    frame.set(13, "fault", "broken")
+    seq, message = decode(LedFrame(frame.encode()).encode(5))
+    assert seq == 5 and Frame.decode(message.places) == frame
+    assert len(message.places) == 28 and len(COLOURS) < 256 and len(PATTERNS) < 256
+    raises(ValueError, Frame.decode, bytes([0, 99]))
+    raises(ValueError, Frame.decode, bytes([0]))
+    raises(ProtocolError, LedFrame, b"\x00")
+    raises(ProtocolError, decode, LedFrame(b"\x01\x02").encode(0)[:-1])
