@@ -89,29 +89,30 @@ def test_damaged_journals_are_refused_with_the_line():
 
 
 class RetareRecorder:
-    """A CountingSensor's faults and retare(), as Session.confirm uses them."""
+    """A CountingSensor's adrift() and retare(), as Session.confirm uses them."""
 
-    def __init__(self, faults):
+    def __init__(self, faults, adrift):
         self.faults = faults
+        self.drifted = adrift
         self.retared = []
 
+    def adrift(self, channel):
+        return channel in self.drifted
+
     def retare(self, channel, count):
-        from controller.sensing import SensingError
-        if "saturated" in self.faults[channel]:
-            raise SensingError("not steady")
         self.retared.append((channel, count))
 
 
-def test_confirm_re_zeroes_the_steady_faulty_cells_on_the_expected_counts():
+def test_confirm_re_zeroes_the_cells_whose_zero_moved_on_the_expected_counts():
     session = Session(MemoryStorage())
     counts = session.guide.board.places()
     faults = [None] * 14
-    faults[2] = "steady at 3.31 seeds, not a whole number"
+    faults[2] = "steady at 3.31 seeds since a fault, not a whole number: its zero moved"
     faults[7] = "raw 8388607 out of range (saturated)"
     session.update(counts, None, faults)
     counts[2] = 0                               # South lifts pit 3: its cell cannot tell
     session.update(counts, None, faults)
-    sensor = RetareRecorder(faults)
+    sensor = RetareRecorder(faults, {2})
     session.confirm(sensor)
     assert session.guide.phase == SOWING and session.guide.move == 3
-    assert sensor.retared == [(2, 0)]           # pit 8's cell is saturated: no zero to take
+    assert sensor.retared == [(2, 0)]           # pit 8's cell is saturated: it waits

@@ -28,14 +28,12 @@ try:
     from ..guide.setup import HandSetup
     from ..rules.variants import RulesError, format_value
     from ..guide.guide import Guide, COUNTING
-    from ..sensing.frames import SensingError
 except ImportError:
     from game import Game
     from match import Match
     from setup import HandSetup
     from variants import RulesError, format_value
     from guide import Guide, COUNTING
-    from frames import SensingError
 
 SYNC_STEP = "step"
 SYNC_MOVE = "move"
@@ -155,18 +153,16 @@ class Session:
 
     def confirm(self, sensor=None):
         """The confirm button: a person vouches for the places whose sensors are faulty (see
-        Guide.confirm). Given the `CountingSensor`, each such place whose cell is steady (not
-        saturated or dead) is re-zeroed on the count the guide now expects there: the person
-        has looked, and the cell counts again from their word."""
+        Guide.confirm). Given the `CountingSensor`, each such place whose cell came back from
+        a fault with its zero moved (`adrift`) is re-zeroed on the count the guide now expects
+        there: the person has looked, and the cell counts again from their word. Other faults
+        (saturated, dead, below empty, off scale) wait for the cell to be mended."""
         self.guide.confirm()
         if sensor is not None and self.guide.mode == COUNTING:
             expected = self.guide.board.places()
             for place in range(len(expected)):
-                if sensor.faults[place]:
-                    try:
-                        sensor.retare(place, expected[place])
-                    except SensingError:
-                        pass            # out of range or dead: nothing to re-zero on
+                if sensor.adrift(place):
+                    sensor.retare(place, expected[place])
         self._log()
 
     def resync(self):
