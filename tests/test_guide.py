@@ -302,6 +302,26 @@ def test_activity_faults_are_shown_and_confirm_does_the_step_by_hand():
     assert guide.frame.where(DROP) == [4]
 
 
+def test_a_target_view_waits_for_a_broken_place_it_would_have_to_change():
+    game, guide, counts = start([1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    counts[0] = 0                               # South's pit 1: one seed into pit 2
+    guide.update(counts)
+    counts[1] = 1
+    guide.update(counts)
+    assert game.moves == [1] and guide.phase == AWAIT
+    guide.takeback()                            # the seed must go back from pit 2 to pit 1
+    faults = [None] * 14
+    faults[1] = "stuck"                         # ... and pit 2's cell breaks
+    faults[9] = "stuck"                         # so does one the takeback leaves alone
+    counts[1], counts[0] = 0, 1
+    guide.update(counts, faults=faults)
+    guide.confirm()
+    assert guide.phase == RESTORE               # pit 2's change was never shown: it waits
+    faults[1] = None                            # mended: its count is seen again
+    guide.update(counts, faults=faults)
+    assert guide.phase == AWAIT and not game.moves   # pit 10 vouched for, unchanged
+
+
 def test_the_end_collects_and_lights_the_winner():
     game, guide, counts = start([2, 0, 1] + [0] * 9)
     player = LedPlayer(6, random.Random(0))

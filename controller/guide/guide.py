@@ -178,6 +178,7 @@ class Guide:
         if self.phase != SOWING or self.mode != COUNTING or self._faulty():
             return False                # a faulty sensor could not check the result either
         self.phase = SKIP
+        self.before = self.board.places()
         self.target = self._final_board()
         self.events.append(("skip_ahead", self.move))
         self._rejudge()
@@ -202,6 +203,7 @@ class Guide:
     def resync(self):
         """Show the difference between the board and the engine until they agree."""
         if self.phase == SOWING:
+            self.before = self.board.places()
             self.target = self.board
             self.back_to = SOWING
             self.phase = RESTORE
@@ -263,6 +265,7 @@ class Guide:
     def _restore(self):
         self.phase = RESTORE
         self.back_to = AWAIT
+        self.before = self.board.places()
         self.target = self._position_board()
         self.mistake = None
         self._render()
@@ -368,6 +371,15 @@ class Guide:
                 return False
         return True
 
+    def _vouchable(self, expected):
+        """A target view can take a person's word for a faulty place only where the target is
+        what the place held when the view began: a change there was never shown (a broken
+        place shows only that it is broken), so it waits for the sensor to be mended."""
+        for place in range(self.size):
+            if self.faults[place] and expected[place] != self.before[place]:
+                return False
+        return True
+
     def _ahead(self, counts, settled, board, script, done, mover):
         """How many more steps of `script` the reading shows done (0 when it shows the board
         as it is, None when it shows neither that nor any of the next LOOKAHEAD steps)."""
@@ -431,7 +443,7 @@ class Guide:
 
     def _target_reading(self, counts, settled):
         expected = self.target.places()
-        if self._agrees(counts, settled, expected, range(self.size)):
+        if self._agrees(counts, settled, expected, range(self.size)) and self._vouchable(expected):
             self._target_reached()
         else:
             self._show_mistake(counts, settled, [expected], None)

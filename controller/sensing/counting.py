@@ -31,9 +31,10 @@ value is judged (every 100 ms):
    seeds are in play (a cell off scale that the converter's range did not catch); otherwise the nearest count k with a `confidence`
    (`count_confidence`) becomes the count, settled, when the confidence reaches `accept`. A
    steady value that is not close to a whole number of seeds (something else on the pit) stays
-   unsettled and keeps the last count. On a channel back from a fault (its zero may have moved
-   meanwhile) such a value is a fault after `stuck_ms`, until it counts again or `retare`
-   declares what the place holds.
+   unsettled and keeps the last count. A channel back from a fault (its zero may have moved
+   meanwhile) re-zeroes on the nearest whole count once, when the fault lasted at most two
+   minutes and the count is within MENDED_LIMIT (0.4 seed); otherwise the value is a fault after
+   `stuck_ms` (`adrift`), until it counts again or `retare` declares what the place holds.
 6. **Re-zero.** The first accepted count of a band that is within TRACK_LIMIT (0.35 seed) of x
    re-zeroes the channel: `drift` takes up the residual x - k at once. Seeds differ in mass, so
    30 seeds weigh 30 mean seeds give or take sqrt(30) * spread; once the place has settled at
@@ -83,6 +84,8 @@ RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
 
 NEGATIVE = -0.5             # seeds: below this a place reads less than empty: a fault
+MENDED_LIMIT = 0.4          # seeds a zero may creep during a fault and still be re-zeroed ...
+MENDED_MS = const(120000)   # ... if the fault lasted no longer than this
 MEDIAN_STEP = 0.455         # mean |m(t) - m(t-3)| of the median of 5 m, in noise sigmas
 MEDIAN_VARIANCE = 1.25      # a mean of n medians of 5 has variance 1.25 sigma**2 / n
 SIGMA_FLOOR = 0.04          # seeds: what calibration and drift tracking leave uncertain
@@ -168,7 +171,7 @@ class _Channel:
 
     __slots__ = ("low", "high", "tol", "calm", "quiet", "stuck", "flat", "ring", "pos",
                  "same_since", "down", "bad", "base", "acc", "n", "motion", "since", "due",
-                 "judged_at", "drift", "ref", "fresh", "suspect", "odd_since")
+                 "judged_at", "drift", "ref", "fresh", "suspect", "fault_since", "odd_since")
 
     def __init__(self, low, high, tol, calm, quiet, stuck, flat):
         self.low = low              # readings at or beyond these are out of range
@@ -195,6 +198,7 @@ class _Channel:
         self.drift = 0.0            # tracked drift, raw units, apart from the int tare
         self.ref = 0                # the count the channel was last re-zeroed on (tare: 0)
         self.suspect = False        # faulty since it last counted: its zero may have moved
+        self.fault_since = 0        # when it became suspect, ms
         self.odd_since = None       # when a suspect band was first judged steady, no count
         self.fresh = True           # no confident count yet in this band
 
@@ -401,8 +405,8 @@ class CountingSensor:
         """True when `channel`'s fault is a zero that moved while it was faulty (steady, yet no
         whole number of seeds since): the one fault a person's word (`retare`) mends."""
         ch = self._channels[channel]
-        return ch.odd_since is not None and self.faults[channel] is not None and \
-            self._t - ch.odd_since >= self.stuck_ms
+        return ch.down == OK and ch.n > 0 and ch.odd_since is not None and \
+            self.faults[channel] is not None and self._t - ch.odd_since >= self.stuck_ms
 
     def retare(self, channel, count=0):
         """Declare that `channel` now holds `count` seeds: its drift is set so that the current
@@ -442,11 +446,17 @@ class CountingSensor:
         ch.fresh = True
         ch.odd_since = None
 
+    def _suspect(self, ch, t_ms):
+        if not ch.suspect:
+            ch.suspect = True
+            ch.fault_since = t_ms
+
     def _down(self, i, ch, why, v):
         """Channel i is faulty (a reading out of range, or stuck): it keeps its count, unsettled,
         and starts afresh when good readings return. True when its state changed."""
         ch.n = 0
-        ch.suspect = True
+        self._suspect(ch, self._t)
+        ch.odd_since = None
         was = self.faults[i]
         if ch.down == why and v == ch.bad:
             return False        # the same fault as the last frame: no text to build
@@ -474,11 +484,11 @@ class CountingSensor:
         ch.judged_at = t_ms
         count = self.counts[i]
         if x < NEGATIVE:
-            ch.suspect = True
+            self._suspect(ch, t_ms)
             return self._set(i, count, False, 0.0,
                              "reads below empty (under -0.5 seed): tare off or cell pushed up")
         if self.max_count is not None and x > self.max_count - NEGATIVE:
-            ch.suspect = True
+            self._suspect(ch, t_ms)
             return self._set(i, count, False, 0.0, "reads %d seeds, more than the %d in play" % (
                 int(x + 0.5), self.max_count))
         if ch.motion > ch.quiet:
@@ -490,6 +500,18 @@ class CountingSensor:
         k = int(x + 0.5)
         sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
         confidence = count_confidence(x, k, cal.spread, sigma, ch.ref)
+        if confidence < self.accept and ch.suspect and -MENDED_LIMIT <= x - k <= MENDED_LIMIT \
+                and t_ms - ch.fault_since <= MENDED_MS:
+            # back from a short fault: its zero crept while it could not be followed (0.2 seed
+            # a minute at most, so two minutes move it 0.4 at most): re-zero on the nearest
+            # whole count, once, as a fresh band does. After a longer fault the nearest count
+            # may be the wrong one: that is `adrift`, for a person to settle
+            ch.drift += (x - k) * per_seed
+            ch.ref = k
+            ch.fresh = False
+            ch.suspect = False
+            ch.odd_since = None
+            return self._set(i, k, True, self.accept, None)
         if confidence < self.accept:
             odd = None
             if ch.suspect:

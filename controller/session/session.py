@@ -27,13 +27,13 @@ try:
     from ..rules.match import Match
     from ..guide.setup import HandSetup
     from ..rules.variants import RulesError, format_value
-    from ..guide.guide import Guide, COUNTING
+    from ..guide.guide import Guide, COUNTING, RESTORE, SKIP
 except ImportError:
     from game import Game
     from match import Match
     from setup import HandSetup
     from variants import RulesError, format_value
-    from guide import Guide, COUNTING
+    from guide import Guide, COUNTING, RESTORE, SKIP
 
 SYNC_STEP = "step"
 SYNC_MOVE = "move"
@@ -158,7 +158,10 @@ class Session:
         there: the person has looked, and the cell counts again from their word. Other faults
         (saturated, dead, below empty, off scale) wait for the cell to be mended."""
         self.guide.confirm()
-        if sensor is not None and self.guide.mode == COUNTING:
+        # not while a target view (skip-ahead, takeback, resync) waits: what the place should
+        # hold is known only once the guide has accepted the board
+        if sensor is not None and self.guide.mode == COUNTING and \
+                self.guide.phase not in (SKIP, RESTORE):
             expected = self.guide.board.places()
             for place in range(len(expected)):
                 if sensor.adrift(place):

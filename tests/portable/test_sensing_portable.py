@@ -275,8 +275,9 @@ def test_back_from_a_fault_a_place_that_is_no_whole_count_is_a_fault_until_retar
     cells = Cells(9, [4, 4, 2, 0])
     sensor = CountingSensor(cells.calibration())
     t = _feed(sensor, cells, 0.0, 40)
-    cells.constant[1] = HX711_HIGH          # a broken wire ...
+    cells.constant[1] = HX711_HIGH          # a broken wire for three minutes ...
     t = _feed(sensor, cells, t, 40)
+    t += 180000.0
     del cells.constant[1]                   # ... mended; meanwhile its zero moved 0.7 seed
     cells.tare[1] -= 7 * PER_SEED // 10
     t = _feed(sensor, cells, t, 100)        # 1.25 s: unsettled, not yet a fault
@@ -289,3 +290,16 @@ def test_back_from_a_fault_a_place_that_is_no_whole_count_is_a_fault_until_retar
     sensor.retare(1, 4)                     # a person looked: it holds 4
     _feed(sensor, cells, t, 40)
     assert sensor.faults[1] is None and sensor.settled[1] and sensor.counts == [4, 4, 2, 0]
+
+
+def test_back_from_a_fault_a_zero_that_crept_a_little_is_taken_up():
+    cells = Cells(9, [4, 4, 2, 0])
+    sensor = CountingSensor(cells.calibration())
+    t = _feed(sensor, cells, 0.0, 40)
+    cells.constant[2] = HX711_HIGH          # a broken wire for a while ...
+    t = _feed(sensor, cells, t, 40)
+    del cells.constant[2]                   # ... mended: meanwhile the cell crept 0.3 seed
+    cells.tare[2] += 3 * PER_SEED // 10
+    _feed(sensor, cells, t, 60)
+    assert sensor.faults[2] is None and sensor.settled[2] and sensor.counts == [4, 4, 2, 0]
+    assert not sensor.adrift(2)
