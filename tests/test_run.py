@@ -384,3 +384,16 @@ def test_a_refused_step_is_asked_again():
 def test_calibrate_refuses_what_it_cannot_weigh(tmp_path, args, message):
     result = layli("calibrate", "--state", str(tmp_path), *args)
     assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_the_shipped_config_and_service_are_what_layli_run_reads():
+    from pathlib import Path
+    from controller.commands.run import read_config
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    config = read_config(str(docs / "layli.toml"))
+    assert config["profile"] == "pico-bridge-2x6" and config["variant"] == "layli-goobalay"
+    service = (docs / "layli.service").read_text()
+    exec_start = [line for line in service.splitlines() if line.startswith("ExecStart=")]
+    assert exec_start == ["ExecStart=/opt/layli/venv/bin/layli run --config "
+                          "/etc/layli/layli.toml"]
+    assert "Restart=always" in service
