@@ -127,7 +127,8 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m simulator.restarts --games 50 --kills 3`: the resume figure of the README."""
+    """`python -m simulator.restarts --games 50 --kills 3 [--mistakes 0.05]`: the resume
+    figures of the README."""
     import argparse
     import tempfile
     import time
@@ -137,13 +138,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--kills", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mistakes", type=float, default=0.0,
+                        help="the players' mistake rate (e.g. 0.05)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     same = restarted = killed_games = 0
     with tempfile.TemporaryDirectory() as workdir:
         for k in range(args.games):
-            reference = play_with_restarts(args.variant, args.seed + k, 0, workdir)
-            killed = play_with_restarts(args.variant, args.seed + k, args.kills, workdir)
+            reference = play_with_restarts(args.variant, args.seed + k, 0, workdir,
+                                           args.mistakes)
+            killed = play_with_restarts(args.variant, args.seed + k, args.kills, workdir,
+                                        args.mistakes)
             restarted += killed.restarts
             killed_games += killed.restarts > 0
             same += killed.record == reference.record and "[Result \"*\"]" not in killed.record
