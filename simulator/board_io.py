@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-from controller.sensing import Calibration
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
 from simulator.leds import LedStrip
@@ -31,10 +30,7 @@ class SimulatedBoardIO:
         self.sensing = sensing
         if sensing == "counting":
             self.sensors = LoadCells(self.board, self.clock, rng)
-            cells = self.sensors
-            self.calibration = Calibration(cells.tare_raw, cells.per_seed_raw,
-                                           spread=self.board.spread,
-                                           noise=[cells.noise * raw for raw in cells.per_seed_raw])
+            self.calibration = self.sensors.calibration()
         else:
             self.sensors = DigitalSensors(self.board, self.clock, rng)
             self.calibration = None

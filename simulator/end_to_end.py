@@ -36,7 +36,6 @@ from controller.hardware.profile import load
 from controller.rules import Game
 from controller.rules.record import write_game
 from controller.runner import Runner
-from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
@@ -105,8 +104,7 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
     game = Game(variant)
     board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock)
     cells = LoadCells(board, clock, rng)
-    calibration = Calibration(cells.tare_raw, cells.per_seed_raw, spread=board.spread,
-                              noise=[cells.noise * raw for raw in cells.per_seed_raw])
+    calibration = cells.calibration()
     folder = tempfile.mkdtemp(prefix="layli-e2e-")
     link = os.path.join(folder, "ttyACM-pico")
     config = os.path.join(folder, "config.json")

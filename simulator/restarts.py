@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from controller.guide.frame import Frame, OFF, DARK
 from controller.rules import Game
-from controller.sensing import Calibration
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
 from simulator.controller_proc import parse_frame
@@ -83,8 +82,7 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
     game = Game(variant)
     board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock)
     cells = LoadCells(board, clock, rng)
-    calibration = Calibration(cells.tare_raw, cells.per_seed_raw, spread=board.spread,
-                              noise=[cells.noise * raw for raw in cells.per_seed_raw])
+    calibration = cells.calibration()
     journal = os.path.join(workdir, "journal-%d-%d" % (seed, kills))
     for stale in (journal, journal + ".calibration"):
         if os.path.exists(stale):

@@ -30,7 +30,7 @@ from typing import Callable
 from controller.guide import OVER
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
-from controller.sensing import ActivitySensor, Calibration, CountingSensor
+from controller.sensing import ActivitySensor, CountingSensor
 from controller.session import MemoryStorage, Session
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
@@ -212,8 +212,7 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     watcher = _Watcher(result)
     if sensing == "counting":
         cells = LoadCells(board, clock, rng)
-        calibration = Calibration(cells.tare_raw, cells.per_seed_raw, spread=board.spread,
-                                  noise=[cells.noise * raw for raw in cells.per_seed_raw])
+        calibration = cells.calibration()
         sensor = CountingSensor(calibration, max_count=sum(game.setup))
         if recording is not None:
             recording["calibration"] = calibration

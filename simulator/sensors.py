@@ -177,6 +177,13 @@ class LoadCells(_Sampler):
             self._new_drift_segment(channel, now)
         self._until_spike = [self._spike_gap() for _ in range(channels)]
 
+    def calibration(self):
+        """The calibration a careful person would measure on these cells: their tare, one
+        seed's raw weight, the seeds' mass spread and the noise (controller.sensing)."""
+        from controller.sensing import Calibration
+        return Calibration(self.tare_raw, self.per_seed_raw, spread=self.board.spread,
+                           noise=[self.noise * raw for raw in self.per_seed_raw])
+
     # ---- faults -------------------------------------------------------------------------------
 
     def inject_fault(self, channel: int, kind: str, value: float | None = None) -> None:
