@@ -66,22 +66,6 @@ def _cases() -> list[tuple[str, str]]:
 CASES = _cases()
 
 
-def _parse(stdout: str) -> dict[tuple[str, str], dict]:
-    """plain_tests' report: {(module, name): {"ok", "traceback", "printed"}}."""
-    results: dict[tuple[str, str], dict] = {}
-    printed: list[str] = []
-    for line in stdout.splitlines():
-        if line.startswith("@@begin "):
-            printed = []
-        elif line.startswith("@@result "):
-            outcome = json.loads(line[len("@@result "):])
-            outcome["printed"] = "\n".join(printed)
-            results[(outcome["module"], outcome["name"])] = outcome
-        else:
-            printed.append(line)
-    return results
-
-
 @pytest.fixture(scope="module")
 def micropython_run():
     reason = micropython.unavailable_reason()
@@ -103,7 +87,7 @@ def micropython_run():
               "import plain_tests\n"
               "plain_tests.main(%r)\n" % MODULES)
     result = micropython.run(script, files=files, timeout=600)
-    return _parse(result.stdout), result
+    return micropython.plain_test_results(result.stdout), result
 
 
 CPYTHON_RUNNER = """
@@ -125,7 +109,7 @@ def cpython_run(tmp_path_factory):
     env = dict(os.environ, TMPDIR=str(temporary))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             cwd=temporary, env=env, timeout=600)
-    return _parse(result.stdout), result
+    return micropython.plain_test_results(result.stdout), result
 
 
 def _check(run, module: str, name: str, runtime: str) -> None:

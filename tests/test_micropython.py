@@ -154,18 +154,7 @@ def portable_run() -> tuple[dict[tuple[str, str], dict], micropython.Completed]:
               "import plain_tests\n"
               "plain_tests.main(%r)\n" % modules)
     result = micropython.run(script, files=files)
-    results: dict[tuple[str, str], dict] = {}
-    printed: list[str] = []
-    for line in result.stdout.splitlines():
-        if line.startswith("@@begin "):
-            printed = []
-        elif line.startswith("@@result "):
-            outcome = json.loads(line[len("@@result "):])
-            outcome["printed"] = "\n".join(printed)
-            results[(outcome["module"], outcome["name"])] = outcome
-        else:
-            printed.append(line)
-    return results, result
+    return micropython.plain_test_results(result.stdout), result
 
 
 def test_portable_tests_found():

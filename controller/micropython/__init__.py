@@ -161,3 +161,20 @@ def run(script: str, *, files: dict[str, bytes] | None = None, heapsize: int | N
     # compared with CPython's exactly.
     return Completed(process.stdout.decode("utf-8", "replace"),
                      process.stderr.decode("utf-8", "replace"), process.returncode)
+
+
+def plain_test_results(stdout: str) -> dict[tuple[str, str], dict]:
+    """The report plain_tests.py prints, read back: {(module, test name): {"ok", "traceback",
+    "printed", ...}}, what each test printed gathered under it."""
+    results: dict[tuple[str, str], dict] = {}
+    printed: list[str] = []
+    for line in stdout.splitlines():
+        if line.startswith("@@begin "):
+            printed = []
+        elif line.startswith("@@result "):
+            outcome = json.loads(line[len("@@result "):])
+            outcome["printed"] = "\n".join(printed)
+            results[(outcome["module"], outcome["name"])] = outcome
+        else:
+            printed.append(line)
+    return results
