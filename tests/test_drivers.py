@@ -546,3 +546,39 @@ def test_bad_link_settings_are_refused_by_name():
     with pytest.raises(ValueError, match="carries bytes, not str"):
         link.write("text")
     link.close()
+
+
+# -- pit sensors behind MCP23017 expanders
+
+def test_pits_behind_mcp23017s_read_one_register_pair_each():
+    from controller.drivers.expander import ExpanderPits
+    from fakes import FakeMcpBus
+    bus = FakeMcpBus([0x20, 0x21])
+    pits = ExpanderPits(["south.GPA0", "south.GPB5", "north.GPA3"], {"south": 0x20,
+                                                                      "north": 0x21},
+                        make_i2c=lambda: bus)
+    assert bus.registers[0x20][0x0C:0x0E] == b"\xff\xff"    # pulled up, all inputs
+    assert pits.levels() == [1, 1, 1]                       # nothing drives them: high
+    bus.floating[0x20] = bus.floating[0x21] = 0             # receivers drive their outputs
+    bus.inputs[0x20] = 1 << 13                              # GPB5 high
+    bus.inputs[0x21] = 1 << 3                               # GPA3 high
+    assert pits.levels() == [0, 1, 1] and len(pits) == 3
+
+
+@pytest.mark.parametrize("channels, message", [
+    (["east.GPA0"], "no expander named 'east'"),
+    (["south.GPC1"], "'GPC1' is not an MCP23017 pin"),
+    (["south.GPA8"], "'GPA8' is not an MCP23017 pin"),
+])
+def test_an_expander_input_that_does_not_exist_is_named(channels, message):
+    from controller.drivers.expander import ExpanderPits
+    from fakes import FakeMcpBus
+    with pytest.raises(ValueError, match=message):
+        ExpanderPits(channels, {"south": 0x20}, make_i2c=lambda: FakeMcpBus([0x20]))
+
+
+def test_an_expander_that_does_not_answer_is_named():
+    from controller.drivers.expander import ExpanderPits
+    from fakes import FakeMcpBus
+    with pytest.raises(DeviceError, match="expander north at I2C address 0x21 does not answer"):
+        ExpanderPits(["north.GPA0"], {"north": 0x21}, make_i2c=lambda: FakeMcpBus([0x20]))

@@ -188,6 +188,21 @@ def test_a_pi_direct_board_plays_through_the_runner(mock_pins, tmp_path):
     board.close()
 
 
+def test_a_2x12_pi_direct_board_reads_its_pits_through_the_expanders(mock_pins):
+    from fakes import FakeMcpBus
+    profile = load("pi-direct-2x12")
+    bus = FakeMcpBus([0x20, 0x21])
+    bus.floating = {0x20: 0, 0x21: 0}                 # every receiver sees its beam: low
+    t = [0]
+    board = DirectBoard(profile, make_pixelbuf=lambda pin, n, order: RecordingPixelBuf(n, order),
+                        make_i2c=lambda: bus, now_ms=lambda: t[0])
+    frames, _ = board.read()
+    assert frames == [(0, [0] * 24)]
+    bus.inputs[0x21] = 1 << 12                        # North's pit 11 (north.GPB4): a hand
+    assert board.read()[0][0][1] == [0] * 22 + [1, 0]
+    board.close()
+
+
 # --- the loop, the journal, new games ------------------------------------------------------
 
 class ScriptedIO:

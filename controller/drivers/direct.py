@@ -8,8 +8,8 @@ buttons and the buzzer, and driving the NeoPixels itself (host-only).
 
 It is the runner's `BoardIO` (controller/runner.py): each `read()` samples every pit once, so
 the runner's loop rate is the sensors' frame rate. The pins come from the profile (`GPIO18` is
-BCM 18). Pits read through I2C expanders (the MCP23017s of a 2 x 12 board) are not driven yet:
-such a profile is refused with a message that says so.
+BCM 18); a board with more pits than pins reads them through MCP23017 I2C expanders
+(`south.GPA0`: controller/drivers/expander.py).
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from controller.errors import UsageError
+from .expander import ExpanderPits
 from .gpio import BoardButtons, BoardBuzzer, PitSensors, monotonic_ms
 from .neopixels import NeoPixelStrip
 
 
 def bcm(pin: str, key: str) -> int:
-    """`GPIO18` -> 18; anything else (an expander's input) is refused, naming the key."""
+    """`GPIO18` -> 18; anything else is refused, naming the profile's key."""
     if not pin.startswith("GPIO") or not pin[4:].isdigit():
-        raise UsageError("%s is %s: this controller drives the Pi's own GPIO pins only "
-                         "(pits behind an I2C expander are not supported yet)" % (key, pin))
+        raise UsageError("%s is %s, not one of the Pi's GPIO pins" % (key, pin))
     return int(pin[4:])
 
 
@@ -34,18 +34,30 @@ class DirectBoard:
     `make_pixelbuf` (see NeoPixelStrip) stand in for the hardware in tests."""
 
     def __init__(self, profile: Any, *, pin_factory: Any = None,
-                 make_pixelbuf: Callable | None = None,
+                 make_pixelbuf: Callable | None = None, make_i2c: Callable | None = None,
                  now_ms: Callable[[], int] = monotonic_ms) -> None:
         if profile.sensors.kind != "digital":
             raise UsageError("profile %s senses by weight: it is a Pico board, not pi-direct"
                              % profile.name)
-        pins = [bcm(pin, "sensors.pins[%d]" % i) for i, pin in enumerate(profile.sensors.channels)]
+        channels = profile.sensors.channels
         buttons = {name: bcm(pin, "buttons.%s" % name) for name, pin in profile.buttons.items()}
         self.now_ms = now_ms
-        # beam receivers pull low while they see the beam: with the Pi's pull-up, a broken
-        # beam (a hand) reads high; gpiozero calls a pulled-up pin active when low, so invert
-        self.invert = profile.sensors.active == "high"
-        self.pits = PitSensors(pins, pull_up=True, pin_factory=pin_factory)
+        # every input is pulled up; beam receivers pull it low while they see the beam, so a
+        # hand (a broken beam) reads high where the profile says active = "high"
+        self.active_high = profile.sensors.active == "high"
+        if all(channel.startswith("GPIO") for channel in channels):
+            self.pits = PitSensors([bcm(pin, "sensors.pins[%d]" % i)
+                                    for i, pin in enumerate(channels)],
+                                   pull_up=True, pin_factory=pin_factory)
+            self._high = self._gpio_high
+        else:
+            expanders = {e.name: e.address for e in profile.expanders if e.type == "mcp23017"}
+            kwargs = {} if make_i2c is None else {"make_i2c": make_i2c}
+            try:
+                self.pits = ExpanderPits(channels, expanders, **kwargs)
+            except ValueError as error:
+                raise UsageError("%s: sensors.pins: %s" % (profile.label, error))
+            self._high = self.pits.levels
         self.buttons = BoardButtons(buttons, pin_factory=pin_factory, clock_ms=now_ms)
         # the shipped profiles fit a passive piezo: it needs a tone (2 kHz: loud, not shrill)
         self.buzzer = BoardBuzzer(bcm(profile.buzzer_pin, "buzzer.pin"), tone_hz=2000,
@@ -55,9 +67,13 @@ class DirectBoard:
         self.strip = NeoPixelStrip(bcm(leds.data_pin, "leds.data_pin"), leds.length, leds.order,
                                    **kwargs)
 
+    def _gpio_high(self) -> list[int]:
+        # gpiozero calls a pulled-up pin active when it is low
+        return [1 - level for level in self.pits.levels()]
+
     def read(self) -> tuple[list[tuple[int, list[int]]], list[str]]:
-        levels = self.pits.levels()
-        if self.invert:
+        levels = self._high()
+        if not self.active_high:
             levels = [1 - level for level in levels]
         return [(self.now_ms(), levels)], [press.button for press in self.buttons.presses()]
 
