@@ -39,7 +39,7 @@ BUTTONS = ("new_game", "undo", "hint", "confirm")
 
 # what the buzzer says about an event (controller.drivers.gpio.BEEPS has the same names)
 BEEP_ON = {"mistake": "mistake", "fault": "mistake", "move_done": "move_done",
-           "game_over": "game_over"}
+           "skip_offered": "move_done", "game_over": "game_over"}
 
 
 class BoardIO(Protocol):
@@ -130,6 +130,10 @@ class Runner:
             game = session.game
             if not game.over and session.guide.phase == "await":
                 session.guide.show_hint(self.hinter.choose(game))
+        elif session.guide.phase == "sowing" and session.guide.skip_offered:
+            # a long relay: confirm takes the offer, and the board is set to the move's result
+            if not session.skip_ahead():
+                session.confirm(self.sensor if self.sensing == "counting" else None)
         else:
             session.confirm(self.sensor if self.sensing == "counting" else None)
         self._events()
@@ -208,7 +212,9 @@ def describe(event: tuple, game: Game) -> str | None:
             place_words(event[1], n), event[2])
     if kind == "game_over":
         return "game over: South %d, North %d" % tuple(event[1])
-    if kind in ("skip_offered", "skipped", "move_taken_back", "move_abandoned",
+    if kind == "skip_offered":
+        return "a long relay: press confirm to skip ahead to the move's result"
+    if kind in ("skipped", "move_taken_back", "move_abandoned",
                 "board_matches", "confirmed", "pass"):
         return kind.replace("_", " ") + ("" if len(event) < 2 else ": %s" % (event[1],))
     return None

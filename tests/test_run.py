@@ -286,6 +286,30 @@ def test_new_game_keeps_the_record_and_starts_afresh(tmp_path):
         runner.press("reset")
 
 
+def test_confirm_takes_the_offer_of_a_skip_ahead(tmp_path):
+    io = ScriptedIO()
+    runner = counting_runner(tmp_path, io)
+    session = runner.session
+    session.game.push(2)                            # North's 2 then relays on and on (47 steps)
+    session.guide._await()
+    counts = session.guide.board.places()
+    t = feed(io, runner, counts, 0)
+    while not session.guide.skip_offered:           # sow it as the LEDs say
+        guide = session.guide
+        board = guide.board.copy()
+        if guide.phase == "await":
+            counts[guide._legal_pits()[session.game.legal_moves().index(2)]] = 0
+        else:
+            board.apply(guide.script[guide.done], guide.mover)
+            counts = board.places()
+        t = feed(io, runner, counts, t)
+    assert "skip_offered" in [event[0] for event in runner.events]
+    runner.press("confirm")
+    assert session.guide.phase == "skip"
+    feed(io, runner, session.guide.target.places(), t)
+    assert session.game.moves == [2, 2] and session.guide.phase == "await"
+
+
 # --- the command ---------------------------------------------------------------------------
 
 def layli(*args, cwd=None):
