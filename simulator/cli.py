@@ -31,11 +31,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="load cells break this often per simulated hour, each for 20-90 s "
                              "(counting sensing; adds faults_injected and faults_flagged)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--ui", action="store_true",
+                        help="play on the virtual board in the browser instead (the variant "
+                             "and --option apply; the page offers the rest)")
+    parser.add_argument("--port", type=ranged(int, 1, 65535), default=8765, metavar="P",
+                        help="with --ui: the port to serve on 127.0.0.1 (default 8765)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --ui: do not open the page, only print its address")
 
 
 def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option) or None
     Rules(args.variant, options)                # bad options: one line, before any game
+    if args.ui:
+        return _serve(args, options)
     if args.faults and args.sensing != "counting":
         raise UsageError("--faults breaks load cells: it needs --sensing counting")
     report = run_games(args.variant, args.games, args.mistakes, args.seed, args.sensing,
@@ -48,4 +57,16 @@ def run(args: argparse.Namespace) -> int:
         args.variant, args.games, args.sensing, args.mistakes, args.seed))
     for key in keys[1:]:
         print("  %-22s %s" % (key, report[key]))
+    return 0
+
+
+def _serve(args: argparse.Namespace, options: dict | None) -> int:
+    from simulator.ui.server import PortTaken, serve     # the web stack only when asked for
+    try:
+        serve(args.variant, options, port=args.port, open_browser=not args.no_browser,
+              seed=args.seed)
+    except PortTaken as error:
+        raise UsageError(str(error))
+    except KeyboardInterrupt:
+        pass
     return 0

@@ -1,0 +1,159 @@
+"""The board in the browser: a Starlette app with one WebSocket (host-only).
+
+    app = create_app("layli-goobalay", mode="computer")
+    uvicorn.run(app, host="127.0.0.1", port=8765)
+
+``GET /`` is the page (plain HTML, SVG, JavaScript and CSS from ``static/``, no build step);
+``/ws`` is the WebSocket. The server speaks first, with ``{"type": "hello", ...}`` (the
+variants and their options, the palette's RGB, the patterns' meanings) and then the state; the
+page sends actions as JSON (``{"action": "lift", "place": 2}``, see `Table.act`) and every page
+connected receives the whole new state, ``{"type": "state", ...}``. A message that cannot be
+acted on is answered, to its sender only, with ``{"type": "error", "message": ...}`` naming the
+problem; nothing changes. One table per app: a page reloaded finds its game where it was.
+
+A computer's turn is played by the connection handlers: while it is the computer's turn each one
+waits for the page's next message no longer than the computer's next action is due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from controller.guide import frame as frames
+from controller.guide.pixels import PALETTE
+from controller.rules import VARIANTS
+from simulator.ui.table import FAULT_KINDS, MODES, Table, TableError
+
+STATIC = Path(__file__).parent / "static"
+
+# what each pattern means, for the page's legend (frame.py names them)
+MEANINGS = (
+    (frames.STEADY, "a legal pit; the store seeds go to"),
+    (frames.DROP, "drop the next seed here"),
+    (frames.PICK, "lift every seed from here (a relay too; green: a hint)"),
+    (frames.TAKE, "empty this pit into the lit store"),
+    (frames.UUR_FROM, "move one seed out of here ..."),
+    (frames.UUR_TO, "... into here: an Uur pair"),
+    (frames.UUR, "an Uur, in its owner's colour"),
+    (frames.FORCED, "the only move"),
+    (frames.PASS, "this row passes"),
+    (frames.FLASH, "a mistake: a seed in the wrong pit"),
+    (frames.MORE, "too many seeds here"),
+    (frames.LESS, "too few seeds here"),
+    (frames.BROKEN, "a broken sensor: confirm by hand"),
+    (frames.WIN, "the winner's store"),
+)
+
+
+def hello() -> dict:
+    """The first message: what the page needs to draw any game and offer every choice."""
+    variants = []
+    for name in sorted(VARIANTS):
+        spec = VARIANTS[name]
+        options = []
+        for option in sorted(spec.options):
+            kind, default, choices, what = spec.options[option][:4]
+            options.append({"name": option, "kind": kind, "default": default,
+                            "choices": list(choices) if choices else None, "what": what})
+        variants.append({"name": name, "title": spec.title, "options": options})
+    return {"type": "hello", "variants": variants, "modes": list(MODES),
+            "palette": {name: list(rgb) for name, rgb in PALETTE.items()},
+            "legend": [[pattern, words] for pattern, words in MEANINGS],
+            "fault_kinds": list(FAULT_KINDS)}
+
+
+class _Hub:
+    """The table and the pages watching it."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.sockets: set[WebSocket] = set()
+
+    async def broadcast(self) -> None:
+        text = json.dumps(self.table.state())
+        for socket in list(self.sockets):
+            try:
+                await socket.send_text(text)
+            except (RuntimeError, WebSocketDisconnect):
+                self.sockets.discard(socket)
+
+    def handle(self, text: str) -> str | None:
+        """Act on one message; the error to send back, or None."""
+        try:
+            message = json.loads(text)
+        except ValueError as error:
+            return "the message is not JSON: %s" % error
+        try:
+            self.table.act(message)
+        except TableError as error:
+            return str(error)
+        return None
+
+
+def create_app(variant: str = "layli-goobalay", options: dict | None = None,
+               mode: str = "people", seed: int | None = None,
+               hint_seconds: float | None = None, step_seconds: float | None = None,
+               table: Table | None = None) -> Starlette:
+    """The app serving one table (a new one from the arguments unless `table` is given)."""
+    if table is None:
+        timing = {}
+        if hint_seconds is not None:
+            timing["hint_seconds"] = hint_seconds
+        if step_seconds is not None:
+            timing["step_seconds"] = step_seconds
+        table = Table(variant, options, mode, seed, **timing)
+    hub = _Hub(table)
+
+    async def index(request):
+        return FileResponse(STATIC / "index.html")
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        hub.sockets.add(websocket)
+        await websocket.send_text(json.dumps(hello()))
+        await websocket.send_text(json.dumps(hub.table.state()))
+        inbox: asyncio.Queue = asyncio.Queue()
+
+        async def read() -> None:
+            try:
+                while True:
+                    await inbox.put(await websocket.receive_text())
+            except (WebSocketDisconnect, RuntimeError):
+                await inbox.put(None)
+
+        reader = asyncio.create_task(read())
+        try:
+            while True:
+                wait = hub.table.autoplay_wait()
+                try:
+                    text = await asyncio.wait_for(inbox.get(), wait)
+                except asyncio.TimeoutError:
+                    if hub.table.autoplay_step():
+                        await hub.broadcast()
+                    continue
+                if text is None:
+                    break
+                error = hub.handle(text)
+                if error is None:
+                    await hub.broadcast()
+                else:
+                    await websocket.send_text(json.dumps({"type": "error", "message": error}))
+        finally:
+            hub.sockets.discard(websocket)
+            reader.cancel()
+
+    app = Starlette(routes=[
+        Route("/", index),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    app.state.table = table
+    return app

@@ -1,0 +1,330 @@
+// The board in the browser: draws the state the server sends and sends the person's actions.
+// The page decides nothing about the game: the server's guide says what every LED shows.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SIDES = ["South", "North"];
+const PIT = 100;              // the board's grid: one pit a column, 100 units wide
+const $ = (id) => document.getElementById(id);
+
+let hello = null;             // the server's first message: variants, palette, legend
+let state = null;             // the latest state
+let drawnFor = null;          // the pits per row the board was drawn for
+let dragFrom = null;          // the place a press started on
+let socket = null;
+let formFilled = false;
+
+function el(tag, attrs, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// --- where each place is: South's row along the bottom from the left, North's along the top
+// from the right (so sowing counterclockwise runs around the board), South's store on the
+// right, North's on the left.
+function centre(place, n) {
+  if (place === 2 * n) return [(n + 1.5) * PIT, 150];
+  if (place === 2 * n + 1) return [0.5 * PIT, 150];
+  if (place < n) return [(place + 1.5) * PIT, 235];
+  return [(2 * n - place + 0.5) * PIT, 65];
+}
+const isStore = (place) => state && place >= 2 * state.n;
+
+function drawBoard(n) {
+  const board = $("board");
+  board.textContent = "";
+  board.setAttribute("viewBox", `0 0 ${(n + 2) * PIT} 300`);
+  for (let place = 0; place < 2 * n + 2; place++) {
+    const [x, y] = centre(place, n);
+    const group = el("g", {"class": "place", "data-place": place}, board);
+    if (place >= 2 * n) {
+      el("rect", {"class": "ring", x: x - 40, y: 20, width: 80, height: 260, rx: 40,
+                  "data-place": place}, group);
+      el("rect", {"class": "store", x: x - 33, y: 27, width: 66, height: 246, rx: 33}, group);
+      el("text", {"class": "label", x: x, y: 296}, group).textContent =
+        SIDES[place - 2 * n][0] + " store";
+    } else {
+      el("circle", {"class": "ring", cx: x, cy: y, r: 44, "data-place": place}, group);
+      el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
+      const own = place % n + 1;
+      el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, group)
+        .textContent = (place < n ? "S" : "N") + own;
+    }
+    el("g", {"class": "stones"}, group);
+    // the count on a badge at the pit's lower right, clear of the stones
+    const [bx, by] = place >= 2 * n ? [x, 258] : [x + 34, y + 32];
+    el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, group);
+    el("text", {"class": "count", x: bx, y: by + 6}, group);
+    group.addEventListener("pointerdown", (event) => {
+      if (event.button === 0) dragFrom = place;
+    });
+    group.addEventListener("pointerup", (event) => {
+      if (event.button !== 0) return;
+      const from = dragFrom;
+      dragFrom = null;
+      if (from !== null && from !== place && !isStore(from)) {
+        send({action: "move", from: from, to: place});
+      } else if (from === place) {
+        press(place, event.shiftKey || event.altKey);
+      }
+    });
+    group.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      press(place, true);
+    });
+  }
+  const hand = el("g", {id: "handmark", visibility: "hidden"}, board);
+  el("circle", {r: 15}, hand);
+  el("text", {y: 5}, hand);
+  drawnFor = n;
+}
+
+// a click: lift a pit (hand empty), drop a seed (hand holding), or put the hand into a store;
+// with shift, alt or the right button, take one seed back out
+function press(place, takeOut) {
+  if (takeOut) send({action: "take", place: place});
+  else if (isStore(place)) send({action: "put", place: place});
+  else if (state.hand) send({action: "drop", place: place});
+  else send({action: "lift", place: place});
+}
+
+function drawStones(group, count, x, y, store) {
+  group.textContent = "";
+  const shown = Math.min(count, store ? 40 : 22);
+  const spread = store ? 28 : 26;
+  for (let i = 0; i < shown; i++) {
+    // a sunflower spiral: even and stable, a stone keeps its spot as others arrive
+    const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
+    const a = i * 2.39996;
+    const sy = store ? 3.2 : 1;
+    el("circle", {"class": "stone", cx: x + r * Math.cos(a), cy: y + sy * r * Math.sin(a),
+                  r: 6.5}, group);
+  }
+}
+
+function render() {
+  const n = state.n;
+  if (drawnFor !== n) { drawBoard(n); fillFaultPlaces(n); }
+  for (const group of document.querySelectorAll("#board .place")) {
+    const place = Number(group.dataset.place);
+    const [x, y] = centre(place, n);
+    const count = state.counts[place];
+    group.dataset.count = count;
+    drawStones(group.querySelector(".stones"), count, x, y, isStore(place));
+    group.querySelector(".count").textContent = count;
+    const ring = group.querySelector(".ring");
+    ring.dataset.colour = state.places[place][0];
+    ring.dataset.pattern = state.places[place][1];
+  }
+  const hand = $("handmark");
+  if (state.hand && state.last_place !== null) {
+    const [x, y] = centre(state.last_place, n);
+    // glide from place to place; appear where the hand is (not glide in from a corner)
+    hand.style.transition = hand.getAttribute("visibility") === "visible" ? "" : "none";
+    hand.setAttribute("transform", `translate(${x + 30},${y - 30})`);
+    hand.querySelector("text").textContent = state.hand;
+    hand.setAttribute("visibility", "visible");
+  } else {
+    hand.setAttribute("visibility", "hidden");
+  }
+  $("title").textContent = state.title;
+  $("hand-count").textContent = state.hand;
+  const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
+  $("turn").textContent = state.over ? "game over: " + state.result
+    : who(state.to_move) + " to move";
+  $("turn").style.color = state.over ? "#fff" : rgb(state.to_move ? "north" : "south", 256);
+  $("status").textContent = state.status;
+  $("moves").textContent = state.moves;
+  const scoreLine = (side) => `${who(side)}: ${state.captured[side]} captured` +
+    (state.scores ? `, score ${state.scores[side]}` : "");
+  $("score").innerHTML = "";
+  for (const side of [0, 1]) {
+    const line = document.createElement("div");
+    line.textContent = scoreLine(side);
+    $("score").appendChild(line);
+  }
+  $("skip").hidden = !state.skip_offered;
+  $("hint").disabled = !state.can_hint;
+  const auto = state.computers.length > 0;
+  $("pause").hidden = $("step").hidden = !auto;
+  $("pause").firstChild.textContent = state.paused ? "play " : "pause ";
+  $("events").innerHTML = "";
+  for (const words of state.events) {
+    const item = document.createElement("li");
+    item.textContent = words;
+    $("events").appendChild(item);
+  }
+  if (!formFilled) fillForm();
+}
+
+function rgb(colour, lvl) {
+  const [r, g, b] = hello.palette[colour];
+  return `rgb(${(r * lvl) >> 8},${(g * lvl) >> 8},${(b * lvl) >> 8})`;
+}
+
+// the LEDs: every ring in its colour, at the brightness its pattern has now
+function glow() {
+  const t = Math.floor(performance.now());
+  if (hello) {
+    for (const ring of document.querySelectorAll(".ring[data-pattern]")) {
+      const lvl = level(ring.dataset.pattern, t);
+      ring.style.stroke = lvl && ring.dataset.colour !== "off"
+        ? rgb(ring.dataset.colour, lvl) : "#2a1c0e";
+    }
+  }
+  requestAnimationFrame(glow);
+}
+
+// --- the new-game form, the sensor panel and the legend -------------------------------------
+
+function variantSpec(name) { return hello.variants.find((v) => v.name === name); }
+
+function fillOptions(values) {
+  const box = $("options");
+  box.textContent = "";
+  for (const option of variantSpec($("variant").value).options) {
+    const label = document.createElement("label");
+    label.title = option.what;
+    label.append(option.name + " ");
+    let input;
+    const value = values && option.name in values ? values[option.name] : option.default;
+    if (option.kind === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = value;
+    } else if (option.choices && option.kind !== "int") {
+      input = document.createElement("select");
+      for (const choice of option.choices) input.add(new Option(choice, choice));
+      input.value = Array.isArray(value) ? option.default : value;
+    } else {
+      input = document.createElement("input");
+      input.type = option.kind === "int" ? "number" : "text";
+      if (option.choices) { input.min = option.choices[0]; input.max = option.choices[1]; }
+      input.value = value;
+    }
+    input.dataset.option = option.name;
+    input.dataset.kind = option.kind;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+function fillForm() {
+  const variant = $("variant");
+  variant.textContent = "";
+  for (const v of hello.variants) variant.add(new Option(v.title, v.name));
+  variant.value = state.variant;
+  const mode = $("mode");
+  mode.textContent = "";
+  const words = {people: "two people", computer: "against the computer",
+                 computers: "two computers", replay: "replay a record"};
+  for (const m of hello.modes) mode.add(new Option(words[m] || m, m));
+  mode.value = state.mode;
+  $("record-label").hidden = state.mode !== "replay";
+  fillOptions(state.options);
+  const kind = $("fault-kind");
+  kind.textContent = "";
+  for (const k of hello.fault_kinds) kind.add(new Option(k, k));
+  formFilled = true;
+}
+
+function fillFaultPlaces(n) {
+  const select = $("fault-place");
+  select.textContent = "";
+  for (let place = 0; place < 2 * n + 2; place++) {
+    const name = place >= 2 * n ? SIDES[place - 2 * n] + "'s store"
+      : SIDES[Math.floor(place / n)] + "'s pit " + (place % n + 1);
+    select.add(new Option(name, place));
+  }
+}
+
+function fillLegend() {
+  const list = $("legend");
+  list.textContent = "";
+  for (const [pattern, words] of hello.legend) {
+    const item = document.createElement("li");
+    const svg = el("svg", {width: 22, height: 22, viewBox: "0 0 22 22"});
+    const colour = {flash: "error", more: "too_many", less: "too_few", broken: "fault",
+                    pick: "south"}[pattern] || "south";
+    el("circle", {"class": "ring legend-ring", cx: 11, cy: 11, r: 8,
+                  "data-pattern": pattern, "data-colour": colour}, svg);
+    item.appendChild(svg);
+    item.append(words);
+    list.appendChild(item);
+  }
+}
+
+function newGame() {
+  const options = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const spec = variantSpec($("variant").value).options.find(
+      (o) => o.name === input.dataset.option);
+    const value = input.type === "checkbox" ? input.checked
+      : input.type === "number" ? Number(input.value) : input.value;
+    if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[input.dataset.option] = value;
+  }
+  const message = {action: "new", variant: $("variant").value, mode: $("mode").value,
+                   options: options};
+  if (message.mode === "replay") message.record = $("record").value;
+  send(message);
+}
+
+// --- the connection -------------------------------------------------------------------------
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function connect() {
+  socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
+                         location.host + "/ws");
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "hello") { hello = message; fillLegend(); }
+    else if (message.type === "state") {
+      state = message;
+      render();
+      $("error").textContent = "";
+      window.layli.version += 1;
+    }
+    else if (message.type === "error") {
+      $("error").textContent = message.message;
+      window.layli.errors.push(message.message);
+    }
+  };
+  socket.onclose = () => {
+    $("status").textContent = "the connection to the board is lost; reconnecting...";
+    setTimeout(connect, 1000);
+  };
+}
+
+const BUTTONS = {takeback: "u", hint: "h", skip: "s", confirm: "c", pause: " ", step: "."};
+for (const [name, key] of Object.entries(BUTTONS)) {
+  $(name).addEventListener("click", () => send({action: name}));
+}
+$("new").addEventListener("click", newGame);
+$("variant").addEventListener("change", () => fillOptions(null));
+$("mode").addEventListener("change", () => {
+  $("record-label").hidden = $("mode").value !== "replay";
+});
+$("break").addEventListener("click", () => send(
+  {action: "break", place: Number($("fault-place").value), kind: $("fault-kind").value}));
+$("mend").addEventListener("click", () => send(
+  {action: "mend", place: Number($("fault-place").value)}));
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey) return;
+  if (event.key === "n") { newGame(); return; }
+  for (const [name, key] of Object.entries(BUTTONS)) {
+    if (event.key === key) {
+      event.preventDefault();
+      if (name !== "skip" || state.skip_offered) send({action: name});
+    }
+  }
+});
+
+// for tests and the curious: the state shown, how many states have come, the errors answered
+window.layli = {send: send, get state() { return state; }, version: 0, errors: []};
+connect();
+requestAnimationFrame(glow);

@@ -1,0 +1,425 @@
+"""The virtual table behind the browser page: seeds in places, a hand, and the real guide
+(host-only).
+
+    table = Table("layli-goobalay", mode="computer")
+    table.act({"action": "lift", "place": 2})      # South lifts their pit 3
+    table.act({"action": "drop", "place": 3})      # one seed into the next pit
+    table.state()                                  # counts, hand, the LED frame, phase, moves...
+
+The table is what a board is: it holds the seed count of every place (the 2n pits, then South's
+and North's store) and the seeds in the person's hand, carries out the person's actions, and
+after each one hands the counts to a `controller.session.Session` as settled load cells would.
+The guide decides everything else — the legal pits, the next drop, relays, captures, Uurs,
+mistakes, the end — and its frame is what the page shows on the LED rings. Nothing here knows
+the rules.
+
+A computer plays as a person with a board would: `controller.players.GreedyPlayer` chooses, its
+move is lit as a hint, then `simulator.players.LedPlayer` — a hand that follows the LEDs and
+makes no mistakes — carries it out one action at a time (`autoplay_step`), so the page can show
+each seed moving. A replay does the same with the moves of a game record.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.players import GreedyPlayer
+from controller.rules import VARIANTS, Game, RulesError, record
+from controller.session import MemoryStorage, Session
+from simulator.players import LedPlayer, apply_action
+
+PEOPLE = "people"          # two people at one screen
+COMPUTER = "computer"      # South is a person, North the computer
+COMPUTERS = "computers"    # the computer plays both sides
+REPLAY = "replay"          # a game record, played out move by move
+MODES = (PEOPLE, COMPUTER, COMPUTERS, REPLAY)
+COMPUTER_SIDES = {PEOPLE: (), COMPUTER: (1,), COMPUTERS: (0, 1), REPLAY: (0, 1)}
+
+SIDES = ("South", "North")
+FAULT_KINDS = ("stuck", "railed", "off scale", "below empty")
+
+HINT_SECONDS = 0.9         # a computer's move stays lit as a hint this long before its hand moves
+STEP_SECONDS = 0.35        # then one action of its hand every this long
+
+
+class TableError(ValueError):
+    """A message the table cannot act on; the text names what was wrong. Nothing changed."""
+
+
+class _RecordChooser:
+    """Chooses the moves of a game record, in order (a replay's "computer")."""
+
+    def __init__(self, moves: list[int]) -> None:
+        self.moves = moves
+
+    def choose(self, game: Game) -> int | None:
+        ply = len(game.moves)
+        return self.moves[ply] if ply < len(self.moves) else None
+
+
+class Table:
+    """A board of seeds, a hand, and the session that guides them (see the module text)."""
+
+    def __init__(self, variant: str = "layli-goobalay", options: dict | None = None,
+                 mode: str = PEOPLE, seed: int | None = None, record_text: str | None = None,
+                 hint_seconds: float = HINT_SECONDS, step_seconds: float = STEP_SECONDS,
+                 clock=time.monotonic) -> None:
+        self.hint_seconds = hint_seconds
+        self.step_seconds = step_seconds
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.new_game(variant, options, mode, record_text)
+
+    # --- a game -----------------------------------------------------------------------------
+
+    def new_game(self, variant: str = "layli-goobalay", options: dict | None = None,
+                 mode: str = PEOPLE, record_text: str | None = None) -> None:
+        """Set the board up for a new game (RulesError or TableError when the request is bad;
+        the game in play then goes on)."""
+        if mode not in MODES:
+            raise TableError("unknown mode %r (known: %s)" % (mode, ", ".join(MODES)))
+        moves: list[int] = []
+        setup = first = None
+        if mode == REPLAY:
+            if not record_text or not record_text.strip():
+                raise TableError("a replay needs a game record (PGN-style text or JSON)")
+            text = record_text.strip()
+            played, _tags = (record.read_json(text) if text.startswith("{")
+                             else record.read(text))
+            if not isinstance(played, Game):
+                raise TableError("the record is a match; a replay plays one game")
+            variant, options = played.rules.name, dict(played.rules.options)
+            setup, first, moves = played.setup, played.first, list(played.moves)
+        session = Session(MemoryStorage(), variant, options, setup, first)
+        game = session.game
+        self.session = session
+        self.mode = mode
+        self.computers = COMPUTER_SIDES[mode]
+        self.chooser = _RecordChooser(moves) if mode == REPLAY else GreedyPlayer(self.rng)
+        self.hand = LedPlayer(game.rules.n, self.rng)     # the one hand at the table
+        self.counts = game.pits + [0, 0]
+        self.faults: list[str | None] = [None] * len(self.counts)
+        self.paused = False
+        self.said: list[str] = ["%s: %s to move" % (game.rules.variant.title,
+                                                    SIDES[game.to_move])]
+        self.last_place: int | None = None                # where the hand last went (animation)
+        self._next_auto = self.clock()
+        self._read()
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def guide(self):
+        return self.session.guide
+
+    @property
+    def size(self) -> int:
+        return len(self.counts)
+
+    # --- the messages of the page -----------------------------------------------------------
+
+    def act(self, message: Any) -> None:
+        """Carry out one message of the page: ``{"action": NAME, ...}``. Raises TableError
+        naming the problem, having changed nothing."""
+        if not isinstance(message, dict):
+            raise TableError("a message must be a JSON object, not %s" % type(message).__name__)
+        name = message.get("action")
+        handler = _ACTIONS.get(name) if isinstance(name, str) else None
+        if handler is None:
+            raise TableError("unknown action %r (known: %s)" % (name, ", ".join(sorted(_ACTIONS))))
+        handler(self, message)
+
+    def _place(self, message: dict, key: str = "place", pits_only: bool = False) -> int:
+        action = message["action"]
+        place = message.get(key)
+        if isinstance(place, bool) or not isinstance(place, int):
+            raise TableError("%s: %r must be a place number, not %r" % (action, key, place))
+        last = 2 * self.game.rules.n - 1 if pits_only else self.size - 1
+        if not 0 <= place <= last:
+            what = "pit" if pits_only else "place"
+            raise TableError("%s: %s %d is off the board (%ss are 0..%d)" % (
+                action, what, place, what, last))
+        return place
+
+    def _lift(self, message: dict) -> None:
+        place = self._place(message, pits_only=True)
+        if self.hand.hand:
+            raise TableError("lift: the hand already holds %d seed(s); drop them first"
+                             % self.hand.hand)
+        if not self.counts[place]:
+            raise TableError("lift: %s is empty" % self.place_name(place))
+        self._do(("lift", place))
+
+    def _drop(self, message: dict) -> None:
+        place = self._place(message)
+        if not self.hand.hand:
+            raise TableError("drop: the hand is empty; lift a pit first")
+        self._do(("drop", place, 1))
+
+    def _take(self, message: dict) -> None:
+        place = self._place(message)
+        if not self.counts[place]:
+            raise TableError("take: %s is empty" % self.place_name(place))
+        self._do(("take", place, 1))
+
+    def _put(self, message: dict) -> None:
+        place = self._place(message)
+        if not self.hand.hand:
+            raise TableError("put: the hand is empty")
+        self._do(("put", place, self.hand.hand))
+
+    def _move(self, message: dict) -> None:
+        source = self._place(message, "from")
+        target = self._place(message, "to")
+        if source == target:
+            raise TableError("move: 'from' and 'to' are the same place (%d)" % source)
+        if not self.counts[source]:
+            raise TableError("move: %s is empty" % self.place_name(source))
+        self._do(("move", source, target, self.counts[source]))
+
+    def _takeback(self, message: dict) -> None:
+        if not self.session.takeback():
+            raise TableError("takeback: there is nothing to take back")
+        # against the computer, take back to the person's own move: else it replays at once
+        while (self.game.to_move in self.computers and self.mode == COMPUTER
+               and self.game.moves and self.guide.phase == RESTORE):
+            self.session.takeback()
+        self._read()
+
+    def _hint(self, message: dict) -> None:
+        if self.guide.phase != AWAIT:
+            raise TableError("hint: a hint is for the start of a move (now: %s)"
+                             % self.guide.phase)
+        self.guide.show_hint(GreedyPlayer(self.rng).choose(self.game))
+
+    def _skip(self, message: dict) -> None:
+        if not self.session.skip_ahead():
+            raise TableError("skip: there is no move under way to skip ahead in "
+                             "(or a sensor is faulty)")
+        self._read()
+
+    def _confirm(self, message: dict) -> None:
+        self.session.confirm()
+        self._read()
+
+    def _new(self, message: dict) -> None:
+        variant = message.get("variant", self.game.rules.name)
+        options = message.get("options") or None
+        mode = message.get("mode", self.mode)
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            raise TableError("new: unknown variant %r (known: %s)"
+                             % (variant, ", ".join(sorted(VARIANTS))))
+        if options is not None and not isinstance(options, dict):
+            raise TableError("new: options must be an object of name: value")
+        if options:
+            # option values arrive as text from the page's fields, as from the command line
+            options = {name: value if isinstance(value, (bool, int)) else str(value)
+                       for name, value in options.items()}
+        text = message.get("record")
+        if text is not None and not isinstance(text, str):
+            raise TableError("new: a record must be text")
+        try:
+            self.new_game(variant, options, mode, text)
+        except RulesError as error:
+            raise TableError("new: %s" % error)
+
+    def _break(self, message: dict) -> None:
+        place = self._place(message)
+        kind = message.get("kind", FAULT_KINDS[0])
+        if kind not in FAULT_KINDS:
+            raise TableError("break: unknown fault %r (known: %s)" % (kind, ", ".join(FAULT_KINDS)))
+        self.faults[place] = kind
+        self._read()
+
+    def _mend(self, message: dict) -> None:
+        place = self._place(message)
+        if not self.faults[place]:
+            raise TableError("mend: the cell of %s is not broken" % self.place_name(place))
+        self.faults[place] = None
+        self._read()
+
+    def _pause(self, message: dict) -> None:
+        self.paused = not self.paused
+        self.said.append("paused" if self.paused else "playing on")
+
+    def _step(self, message: dict) -> None:
+        if not self.autoplay_step(force=True):
+            raise TableError("step: it is not a computer's or the record's turn")
+
+    # --- the board's side -------------------------------------------------------------------
+
+    def act_as_hand(self, action: tuple) -> None:
+        """Carry out an action of `simulator.players.LedPlayer` (its tuples, unchecked): how
+        the computer's hand, and scripts, work the table."""
+        if action[0] == "confirm":
+            self.session.confirm()
+            self._read()
+        elif action[0] != "wait":
+            self._do(action)
+
+    def _do(self, action: tuple) -> None:
+        """Carry out a hand's action on the seeds, then let the sensors read the board."""
+        apply_action(action, self.counts, self.hand)
+        self.last_place = action[2] if action[0] == "move" else action[1]
+        self._read()
+
+    def _read(self) -> None:
+        """What load cells do after a hand has moved: every place settled at its count (a
+        broken cell reported as a fault instead), given to the session."""
+        faults = self.faults if any(self.faults) else None
+        self.session.update(self.counts[:], None, faults)
+        self._tell()
+
+    def _tell(self) -> None:
+        for event in self.session.events:
+            words = self.describe(event)
+            if words:
+                self.said.append(words)
+        self.session.events = []
+        del self.said[:-40]
+
+    # --- the computer -----------------------------------------------------------------------
+
+    def computer_turn(self) -> bool:
+        """A computer (or the record) is the one to act now."""
+        guide = self.guide
+        if guide.phase == AWAIT:
+            return self.game.to_move in self.computers and self._chosen() is not None
+        return guide.phase in (SOWING, SKIP) and guide.mover in self.computers
+
+    def _chosen(self) -> int | None:
+        if self.mode == REPLAY:
+            return self.chooser.choose(self.game)
+        return 0        # a computer player always has a move while the game goes on
+
+    def autoplay_wait(self) -> float | None:
+        """Seconds until the computer's next action is due (0: now), or None: not its turn."""
+        if self.paused or not self.computer_turn():
+            return None
+        return max(0.0, self._next_auto - self.clock())
+
+    def autoplay_step(self, force: bool = False) -> bool:
+        """One action of the computer's hand, if it is its turn (and due, unless `force`):
+        at the start of a move its choice is lit as a hint; then the hand follows the LEDs."""
+        if not self.computer_turn() or (not force and self.autoplay_wait() != 0.0):
+            return False
+        guide = self.guide
+        if guide.phase == AWAIT and guide.hint is None:
+            move = self.chooser.choose(self.game)
+            guide.show_hint(move)
+            self.said.append("%s chooses pit %d" % (SIDES[self.game.to_move], move))
+            self._next_auto = self.clock() + self.hint_seconds
+            return True
+        self.act_as_hand(self.hand.next_action(guide.frame, self.counts))
+        self._next_auto = self.clock() + self.step_seconds
+        return True
+
+    # --- what the page shows ----------------------------------------------------------------
+
+    def place_name(self, place: int) -> str:
+        """"South's pit 3", "North's store": a place as the players number it."""
+        n = self.game.rules.n
+        if place >= 2 * n:
+            return "%s's store" % SIDES[place - 2 * n]
+        return "%s's pit %d" % (SIDES[place // n], place % n + 1)
+
+    def describe(self, event: tuple) -> str | None:
+        """One guide or session event in words (None for the ones not worth a line)."""
+        kind = event[0]
+        if kind == "move_started":
+            return "%s lifts pit %d" % (SIDES[self.guide.mover], event[1])
+        if kind == "move_done":
+            return "%s played pit %d" % (SIDES[self.guide.mover], event[1])
+        if kind == "mistake" and event[1] == "wrong_pit":
+            return "a seed went into %s: it belongs in %s" % (self.place_name(event[2]),
+                                                              self.place_name(event[3]))
+        if kind == "mistake" and event[1] == "difference":
+            parts = ["%s has %d too %s" % (self.place_name(place), abs(delta),
+                                           "many" if delta > 0 else "few")
+                     for place, delta in sorted(event[2].items())]
+            # in a target view the difference is the work to do, not a mistake
+            work = self.guide.phase in (SKIP, RESTORE)
+            return ("to set the board: " if work else "the board differs: ") + ", ".join(parts)
+        if kind == "skip_offered":
+            return "a long relay: skip ahead (s) sets the board to the move's result"
+        if kind == "skip_ahead":
+            return "skip ahead: set every lit place to its count"
+        if kind == "skipped":
+            return "skipped to the end of pit %d's move" % event[1]
+        if kind == "move_taken_back":
+            return "pit %d taken back: put the seeds back as the LEDs show" % event[1]
+        if kind == "move_abandoned":
+            return "the move in progress is taken back: put the seeds back"
+        if kind == "board_matches":
+            return "the board matches again"
+        if kind == "pass":
+            return "%s has no stones and passes" % SIDES[event[1]]
+        if kind == "fault":
+            return "the sensor of %s is faulty (%s): do its steps by hand and confirm (c)" % (
+                self.place_name(event[1]), event[2])
+        if kind == "confirmed":
+            return "confirmed by hand: %s" % self.place_name(event[1])
+        if kind == "game_over":
+            return "game over: %s" % self._result_words()
+        return None
+
+    def _result_words(self) -> str:
+        scores = self.game.scores
+        winner = self.game.winner()
+        who = "a draw" if winner is None else "%s wins" % SIDES[winner]
+        return "%s, %d to %d" % (who, scores[0], scores[1])
+
+    def moves_text(self) -> str:
+        """The moves so far in the game record's notation ("1. 3 5 2. 1 *")."""
+        text = record.write_game(self.game)
+        return text.split("\n\n", 1)[1].strip() if "\n\n" in text else text.strip()
+
+    def state(self) -> dict:
+        """Everything the page draws, as JSON-ready data."""
+        game = self.game
+        guide = self.guide
+        rules = game.rules
+        mover = guide.mover if guide.phase in (SOWING, SKIP) else game.to_move
+        return {
+            "type": "state",
+            "variant": rules.name,
+            "title": rules.variant.title,
+            "options": {name: rules.options[name] for name in sorted(rules.options)},
+            "mode": self.mode,
+            "computers": list(self.computers),
+            "n": rules.n,
+            "counts": self.counts[:],
+            "hand": self.hand.hand,
+            "last_place": self.last_place,
+            "places": [[colour, pattern] for colour, pattern in guide.frame.places],
+            "faults": self.faults[:],
+            "phase": guide.phase,
+            "to_move": mover,
+            "captured": list(game.captured),
+            "scores": game.scores,
+            "over": game.over,
+            "winner": game.winner() if game.over else None,
+            "result": self._result_words() if game.over else None,
+            "skip_offered": guide.phase == SOWING and guide.skip_offered,
+            "can_hint": guide.phase == AWAIT,
+            "paused": self.paused,
+            "moves": self.moves_text(),
+            "status": self.said[-1] if self.said else "",
+            "events": self.said[-8:],
+        }
+
+
+_ACTIONS = {
+    "lift": Table._lift, "drop": Table._drop, "take": Table._take, "put": Table._put,
+    "move": Table._move, "takeback": Table._takeback, "hint": Table._hint, "skip": Table._skip,
+    "confirm": Table._confirm, "new": Table._new, "break": Table._break, "mend": Table._mend,
+    "pause": Table._pause, "step": Table._step,
+}
+
+__all__ = ["Table", "TableError", "MODES", "PEOPLE", "COMPUTER", "COMPUTERS", "REPLAY",
+           "FAULT_KINDS"]

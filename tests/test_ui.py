@@ -1,0 +1,451 @@
+"""The board in the browser (`layli sim --ui`): the virtual table, its WebSocket, and the page in
+real headless Chromium (Debian's, driven by Playwright)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import socket
+
+import pytest
+from starlette.testclient import TestClient
+
+from controller.cli import main
+from controller.guide.frame import Frame
+from controller.guide.pixels import level
+from controller.guide import frame as frames
+from controller.rules import record
+from simulator.players import LedPlayer
+from simulator.ui.app import create_app
+from simulator.ui.table import COMPUTER, COMPUTERS, REPLAY, Table, TableError
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+# --- a player who reads only the page's state ------------------------------------------------
+
+
+def frame_of(state: dict) -> Frame:
+    frame = Frame(len(state["places"]))
+    frame.places = [tuple(place) for place in state["places"]]
+    return frame
+
+
+def message_for(player: LedPlayer, state: dict) -> dict | None:
+    """What a person following the LEDs does next, as the page's message (None: nothing)."""
+    player.hand = state["hand"]
+    action = player.next_action(frame_of(state), state["counts"])
+    kind = action[0]
+    if kind == "lift":
+        return {"action": "lift", "place": action[1]}
+    if kind == "drop":
+        return {"action": "drop", "place": action[1]}
+    if kind == "move":
+        return {"action": "move", "from": action[1], "to": action[2]}
+    if kind == "take":
+        return {"action": "take", "place": action[1]}
+    if kind == "put":
+        return {"action": "put", "place": action[1]}
+    if kind == "confirm":
+        return {"action": "confirm"}
+    return None
+
+
+def connect(client: TestClient):
+    socket_ = client.websocket_connect("/ws")
+    ws = socket_.__enter__()
+    hello = ws.receive_json()
+    state = ws.receive_json()
+    return socket_, ws, hello, state
+
+
+# --- the table and its WebSocket --------------------------------------------------------------
+
+
+def test_hello_then_the_state_with_the_guides_frame_and_the_palette():
+    with TestClient(create_app(seed=1)) as client, client.websocket_connect("/ws") as ws:
+        hello = ws.receive_json()
+        assert hello["type"] == "hello"
+        assert hello["palette"]["south"] == [0, 114, 178]
+        assert {v["name"] for v in hello["variants"]} >= {"layli-goobalay", "mangala-iv"}
+        assert [p for p, _ in hello["legend"]] and len({p for p, _ in hello["legend"]}) == len(
+            hello["legend"])
+        state = ws.receive_json()
+        assert state["type"] == "state" and state["phase"] == "await"
+        assert state["counts"] == [4] * 12 + [0, 0] and state["hand"] == 0
+        assert state["places"][:6] == [["south", "steady"]] * 6
+        assert state["places"][6:] == [["off", "dark"]] * 8
+        assert state["moves"] == "*" and state["to_move"] == 0
+
+
+def test_lift_and_drop_are_read_by_the_guide():
+    with TestClient(create_app(seed=1)) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json(), ws.receive_json()
+        ws.send_json({"action": "lift", "place": 2})
+        state = ws.receive_json()
+        assert state["hand"] == 4 and state["counts"][2] == 0
+        assert state["places"][3] == ["south", "drop"] and state["phase"] == "sowing"
+        assert state["status"] == "South lifts pit 3"
+        ws.send_json({"action": "drop", "place": 3})
+        state = ws.receive_json()
+        assert state["hand"] == 3 and state["places"][4] == ["south", "drop"]
+        # a seed in the wrong pit flashes there; the expected pit stays lit
+        ws.send_json({"action": "drop", "place": 6})
+        state = ws.receive_json()
+        assert state["places"][6] == ["error", "flash"]
+        assert state["places"][4] == ["south", "drop"]
+        assert "North's pit 1" in state["status"] and "South's pit 5" in state["status"]
+        ws.send_json({"action": "take", "place": 6})          # put it right
+        state = ws.receive_json()
+        assert state["places"][6] == ["off", "dark"] and state["hand"] == 3
+
+
+@pytest.mark.parametrize("message, error", [
+    ("not json", "not JSON"),
+    ([1, 2], "must be a JSON object"),
+    ({"action": "jump"}, "unknown action 'jump'"),
+    ({"place": 1}, "unknown action None"),
+    ({"action": "lift", "place": 12}, "lift: pit 12 is off the board (pits are 0..11)"),
+    ({"action": "lift", "place": -1}, "off the board"),
+    ({"action": "lift", "place": "3"}, "'place' must be a place number"),
+    ({"action": "lift"}, "'place' must be a place number, not None"),
+    ({"action": "drop", "place": 3}, "drop: the hand is empty"),
+    ({"action": "drop", "place": 14}, "drop: place 14 is off the board (places are 0..13)"),
+    ({"action": "take", "place": 12}, "take: South's store is empty"),
+    ({"action": "put", "place": 12}, "put: the hand is empty"),
+    ({"action": "move", "from": 3, "to": 3}, "the same place"),
+    ({"action": "takeback"}, "nothing to take back"),
+    ({"action": "skip"}, "skip: there is no move under way"),
+    ({"action": "new", "variant": "oware"}, "new: unknown variant 'oware'"),
+    ({"action": "new", "options": {"pits": 9}}, "new: "),
+    ({"action": "new", "mode": "chess"}, "unknown mode 'chess'"),
+    ({"action": "new", "mode": "replay"}, "a replay needs a game record"),
+    ({"action": "new", "mode": "replay", "record": "1. 99 *"}, "new: "),
+    ({"action": "break", "place": 3, "kind": "melted"}, "unknown fault 'melted'"),
+    ({"action": "mend", "place": 3}, "not broken"),
+    ({"action": "step"}, "not a computer's"),
+])
+def test_bad_messages_are_answered_with_what_was_wrong_and_change_nothing(message, error):
+    with TestClient(create_app(seed=1)) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        before = ws.receive_json()
+        ws.send_text(message if isinstance(message, str) else json.dumps(message))
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and error in answer["message"], answer
+        ws.send_json({"action": "hint"})        # a harmless action: the state comes back
+        after = ws.receive_json()
+        for key in ("counts", "hand", "phase", "moves", "variant", "mode"):
+            assert after[key] == before[key], key
+
+
+def test_lifting_with_seeds_in_hand_and_lifting_an_empty_pit_are_refused():
+    table = Table(seed=1)
+    table.act({"action": "lift", "place": 2})
+    with pytest.raises(TableError, match="already holds 4"):
+        table.act({"action": "lift", "place": 4})
+    for place in (3, 4, 5, 6):
+        table.act({"action": "drop", "place": place})
+    with pytest.raises(TableError, match="South's pit 3 is empty"):
+        table.act({"action": "lift", "place": 2})
+
+
+def test_a_whole_game_to_the_end_through_the_websocket():
+    """A person who sees only the state the page gets plays both sides to the end."""
+    player = LedPlayer(6, random.Random(3))
+    with TestClient(create_app(seed=3)) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        state = ws.receive_json()
+        for _ in range(5000):
+            if state["over"]:
+                break
+            message = message_for(player, state)
+            assert message is not None, state
+            ws.send_json(message)
+            state = ws.receive_json()
+            assert state["type"] == "state", state
+        assert state["over"] and state["phase"] == "over"
+        assert sum(state["counts"][:12]) == 0
+        assert state["scores"] == state["counts"][12:] and sum(state["scores"]) == 48
+        winner = state["winner"]
+        assert state["places"][12 + winner] == [("south", "north")[winner], "win"]
+        assert state["result"] in state["status"]
+        # the move list is the record's: it replays to the same end
+        text = '[Variant "layli-goobalay"]\n\n' + state["moves"] + "\n"
+        game, _ = record.read(text)
+        assert game.over and game.scores == state["scores"]
+
+
+def test_against_the_computer_its_move_is_lit_as_a_hint_then_carried_out():
+    table = Table(mode=COMPUTER, seed=2, hint_seconds=0, step_seconds=0)
+    assert table.autoplay_wait() is None          # South, a person, is to move
+    person = LedPlayer(6, random.Random(2))
+    while table.game.to_move == 0:
+        state = table.state()
+        table.act(message_for(person, state))
+    assert table.autoplay_wait() == 0.0
+    assert table.autoplay_step()                  # first the choice, lit as a hint
+    hinted = [p for p, (colour, pattern) in enumerate(table.state()["places"])
+              if (colour, pattern) == (frames.HINT, frames.PICK)]
+    assert len(hinted) == 1 and hinted[0] >= 6
+    steps = 0
+    while table.computer_turn():
+        assert table.autoplay_step()
+        steps += 1
+    assert steps > 2 and table.game.to_move == 0 and len(table.game.moves) == 2
+    assert table.game.moves[1] == hinted[0] - 6 + 1
+    assert table.counts == table.guide.board.places()
+
+
+def test_against_the_computer_through_the_websocket_with_delays():
+    app = create_app(mode=COMPUTER, seed=2, hint_seconds=0.01, step_seconds=0.0)
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        state = ws.receive_json()
+        person = LedPlayer(6, random.Random(2))
+        while len(state["moves"].split()) < 4:        # "1. m1 m2 *": both have moved
+            if state["to_move"] == 0:                 # the person's turn: they act
+                ws.send_json(message_for(person, state))
+            state = ws.receive_json()                 # the computer's: its hand's next action
+        assert state["to_move"] == 0 and state["phase"] == "await"
+        assert "North played" in " ".join(state["events"])
+        # takeback against the computer goes back to the person's own move
+        ws.send_json({"action": "takeback"})
+        state = ws.receive_json()
+        assert state["phase"] == "restore" and state["to_move"] == 0
+
+
+def test_two_computers_and_a_replay_of_their_record():
+    table = Table(mode=COMPUTERS, seed=5, hint_seconds=0, step_seconds=0)
+    for _ in range(20000):
+        if not table.autoplay_step():
+            break
+    assert table.game.over and table.counts == table.guide.board.places()
+    text = record.write_game(table.game)
+    replay = Table(mode=REPLAY, record_text=text, hint_seconds=0, step_seconds=0)
+    replay.act({"action": "pause"})
+    assert replay.autoplay_wait() is None
+    replay.act({"action": "step"})                # one action on demand while paused
+    assert replay.guide.hint == table.game.moves[0]
+    replay.act({"action": "pause"})
+    for _ in range(20000):
+        if not replay.autoplay_step():
+            break
+    assert replay.game.moves == table.game.moves and replay.game.scores == table.game.scores
+    with pytest.raises(TableError, match="step: it is not"):
+        replay.act({"action": "step"})
+
+
+def test_a_broken_cell_is_shown_and_confirm_carries_on():
+    table = Table(seed=1)
+    table.act({"action": "lift", "place": 2})
+    table.act({"action": "break", "place": 3, "kind": "stuck"})
+    state = table.state()
+    assert state["places"][3] == ["fault", "drop"]       # the step there, in the fault colour
+    assert "South's pit 4 is faulty (stuck)" in state["status"]
+    table.act({"action": "drop", "place": 3})
+    assert table.state()["places"][3] == ["fault", "drop"]   # the guide cannot see it ...
+    table.act({"action": "confirm"})
+    assert table.state()["places"][4] == ["south", "drop"]   # ... until a person vouches
+    table.act({"action": "mend", "place": 3})
+    assert table.state()["faults"][3] is None
+
+
+def test_a_new_game_with_a_variant_and_options():
+    table = Table(seed=1)
+    table.act({"action": "new", "variant": "layli-goobalay-long",
+               "options": {"pits": "8", "direction": "counterclockwise"}, "mode": "people"})
+    state = table.state()
+    assert state["n"] == 8 and len(state["counts"]) == 18
+    assert state["options"]["pits"] == 8 and state["options"]["direction"] == "counterclockwise"
+    table.act({"action": "new", "variant": "mangala-iv"})
+    assert table.state()["places"][0] == ["south", "forced"]
+
+
+def test_skip_ahead_is_offered_on_a_long_relay_and_sets_the_result():
+    table = Table(mode=COMPUTERS, seed=1, hint_seconds=0, step_seconds=0)
+    with pytest.raises(TableError, match="skip: there is no move"):
+        table.act({"action": "skip"})
+    while not table.state()["skip_offered"]:
+        assert table.autoplay_step(), "no long relay in this game"
+    moves = len(table.game.moves)
+    table.act({"action": "skip"})
+    state = table.state()
+    assert state["phase"] == "skip" and "skip ahead" in " ".join(state["events"])
+    assert state["status"].startswith("to set the board: ")
+    assert any(pattern in ("more", "less") for _, pattern in state["places"])
+    while table.guide.phase == "skip":          # the hand sets the board by the difference view
+        assert table.autoplay_step()
+    assert len(table.game.moves) == moves + 1 and table.counts == table.guide.board.places()
+    assert "skipped to the end" in " ".join(table.state()["events"])
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def test_sim_ui_serves_without_a_browser(monkeypatch):
+    calls = []
+    monkeypatch.setattr("simulator.ui.server.serve", lambda *a, **k: calls.append((a, k)))
+    assert main(["sim", "--ui", "--no-browser", "--port", "9123", "--variant", "tampoduo"]) == 0
+    (args, kwargs), = calls
+    assert args[0] == "tampoduo" and kwargs["port"] == 9123 and kwargs["open_browser"] is False
+
+
+def test_sim_ui_names_a_port_that_is_taken(capsys):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        assert main(["sim", "--ui", "--no-browser", "--port", str(port)]) == 2
+    finally:
+        taken.close()
+    err = capsys.readouterr().err
+    assert "port %d on 127.0.0.1 is taken" % port in err and "--port" in err
+
+
+# --- the page in headless Chromium ------------------------------------------------------------
+
+needs_chromium = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                    reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def served():
+    """A fresh table served on a free port: (url, table)."""
+    from simulator.ui.server import start_in_thread
+    app = create_app(seed=1)
+    url, server, thread = start_in_thread(app)
+    yield url, app.state.table
+    server.should_exit = True
+    thread.join(5)
+
+
+RINGS = ("() => [...document.querySelectorAll('#board .ring')]"
+         ".map(r => [r.dataset.colour, r.dataset.pattern])")
+
+
+class Page:
+    """The page, clicked as a person would, waiting for the server's answer each time."""
+
+    def __init__(self, page, table: Table) -> None:
+        self.page = page
+        self.table = table
+
+    def rings(self) -> list[list[str]]:
+        return self.page.evaluate(RINGS)
+
+    def place(self, place: int):
+        return self.page.locator('#board g.place[data-place="%d"] .%s' % (
+            place, "store" if place >= 2 * self.table.game.rules.n else "pit"))
+
+    def answered(self, do) -> None:
+        version = self.page.evaluate("layli.version")
+        do()
+        self.page.wait_for_function("v => layli.version > v", arg=version, timeout=5000)
+        # the DOM shows exactly the guide's frame
+        assert self.rings() == [list(p) for p in self.table.guide.frame.places]
+
+    def click(self, place: int, **kwargs) -> None:
+        self.answered(lambda: self.place(place).click(**kwargs))
+
+    def key(self, key: str) -> None:
+        self.answered(lambda: self.page.keyboard.press(key))
+
+    def where(self, pattern: str) -> list[int]:
+        return [i for i, (_, p) in enumerate(self.rings()) if p == pattern]
+
+
+@needs_chromium
+def test_the_js_level_is_pythons_level_for_every_pattern(browser, served):
+    url, _ = served
+    page = browser.new_page()
+    page.goto(url)
+    times = list(range(0, 2600, 7)) + [12345, 99999, 1000000 + 333, 2 ** 31 - 1]
+    got = page.evaluate("([patterns, times]) => patterns.map(p => times.map(t => level(p, t)))",
+                        [list(frames.PATTERNS), times])
+    want = [[level(pattern, t) for t in times] for pattern in frames.PATTERNS]
+    assert got == want
+    page.close()
+
+
+@needs_chromium
+def test_a_short_game_by_clicks_with_a_mistake_and_a_takeback(browser, served):
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    page.goto(url)
+    page.wait_for_function("layli.state !== null")
+    board = Page(page, table)
+    assert board.rings()[:6] == [["south", "steady"]] * 6
+    # South lifts pit 3 and sows where the LEDs say, to the end of the move (relays and all)
+    board.click(2)
+    assert board.rings()[3] == ["south", "drop"]
+    for _ in range(200):
+        if table.game.moves:
+            break
+        drop, pick, take = board.where("drop"), board.where("pick"), board.where("take")
+        if drop:
+            board.click(drop[0])
+        elif pick:
+            board.click(pick[0])
+        else:
+            store = 12 if board.rings()[12][1] == "steady" else 13
+            board.answered(lambda: board.place(take[0]).drag_to(board.place(store)))
+    assert table.game.moves == [3]
+    assert page.locator("#moves").inner_text().startswith("1. 3")
+    rings = board.rings()
+    legal = [i for i in range(6, 12) if rings[i] == ["north", "steady"]]
+    assert legal and page.locator("#turn").inner_text() == "North to move"
+    # North lifts; a seed into the wrong pit flashes there, the expected pit stays lit
+    board.click(legal[0])
+    expected = board.where("drop")[0]
+    wrong = (expected + 2) % 12
+    board.click(wrong)
+    assert board.rings()[wrong] == ["error", "flash"]
+    assert board.rings()[expected] == ["north", "drop"]
+    assert "belongs in" in page.locator("#status").inner_text()
+    board.click(wrong, modifiers=["Shift"])             # take it back out
+    assert board.rings()[wrong][1] != "flash" and board.rings()[expected] == ["north", "drop"]
+    # takeback (u): the move in progress; the difference view leads the seeds back
+    board.key("u")
+    assert board.where("less") == [legal[0]]
+    board.click(legal[0])
+    while board.where("less"):
+        board.click(board.where("less")[0])
+    rings = board.rings()
+    assert [i for i in range(6, 12) if rings[i] == ["north", "steady"]] == legal
+    assert table.counts == table.guide.board.places() and table.game.moves == [3]
+    page.close()
+
+
+@needs_chromium
+def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
+    url, table = served
+    hand = table.hand                          # the table's own hand, following the LEDs
+    for _ in range(5000):                      # play by the LEDs until a pit is to be emptied
+        if table.guide.frame.where(frames.TAKE):
+            break
+        table.act_as_hand(hand.next_action(table.guide.frame, table.counts))
+    pit = table.guide.frame.where(frames.TAKE)[0]
+    store = [s for s in (12, 13) if table.guide.frame.pattern(s) == frames.STEADY][0]
+    seeds, banked = table.counts[pit], table.counts[store]
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    page.goto(url)
+    page.wait_for_function("layli.state !== null")
+    board = Page(page, table)
+    assert board.rings()[pit][1] == "take"
+    board.answered(lambda: board.place(pit).drag_to(board.place(store)))
+    assert table.counts[pit] == 0 and table.counts[store] == banked + seeds
+    assert board.rings()[pit][1] != "take"
+    assert page.locator('#board g.place[data-place="%d"] .count' % store).text_content() == str(
+        banked + seeds)
+    page.close()
