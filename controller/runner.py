@@ -12,6 +12,9 @@ since the last, feeds the frames through sensing (`CountingSensor` for load cell
 buttons (new game, undo, hint, confirm), logs what happened in words an operator can read,
 sounds the buzzer, and shows the guide's frame through the profile's LED layout.
 
+`publish`, when given, receives the board's state for a screen beside it (the table companion,
+`controller.web.companion`) after every step in which it changed: `companion_state(runner)`.
+
 The journal makes a power cut harmless: `open_session` resumes the game in the journal at the
 same move and step. "New game" keeps the finished (or abandoned) game as a record file before
 the journal starts afresh.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections import deque
 from pathlib import Path
 from typing import Callable, Protocol
 
@@ -34,6 +38,9 @@ from controller.session import FileStorage, Session
 from controller.session.session import SessionError
 
 log = logging.getLogger("layli")
+
+SIDES = ("South", "North")
+SAID = 12       # the recent events in words that the runner keeps for the companion page
 
 BUTTONS = ("new_game", "undo", "hint", "confirm")
 
@@ -65,13 +72,17 @@ def monotonic_ms() -> int:
 
 class Runner:
     """One board's loop (see the module text). `session_factory()` makes a new game's session
-    when "new game" is pressed; `records` is the folder finished games are kept in."""
+    when "new game" is pressed; `records` is the folder finished games are kept in; `players`
+    names South and North in the words it logs; `publish(state)` is told the state whenever it
+    changes (see the module text): it must return at once."""
 
     def __init__(self, io: BoardIO, session: Session, layout: LedLayout, sensing: str,
                  calibration: Calibration | None = None,
                  session_factory: Callable[[], Session] | None = None,
                  records: Path | None = None, now_ms: Callable[[], int] = monotonic_ms,
-                 max_count: int | None = None, calibration_path: Path | None = None) -> None:
+                 max_count: int | None = None, calibration_path: Path | None = None,
+                 players: tuple[str, str] = SIDES,
+                 publish: Callable[[dict], None] | None = None) -> None:
         if sensing == "counting":
             if calibration is None:
                 raise ValueError("counting sensing needs a calibration")
@@ -94,6 +105,11 @@ class Runner:
         self.calibration_path = calibration_path
         self.hinter = GreedyPlayer()
         self.events: list[tuple] = []       # everything that happened, for tests and logs
+        self.players = tuple(players)
+        self.said: deque[str] = deque(maxlen=SAID)      # the recent events in words
+        self.said_count = 0                 # how many were ever said: a cheap mark of change
+        self.publish = publish
+        self._published = None
         _log_start(session)
 
     def step(self) -> None:
@@ -113,7 +129,24 @@ class Runner:
             self._events()
         for button in presses:
             self.press(button)
+        self._events()          # any the session had from elsewhere (a resumed journal, say)
         self.io.show(self.session.frame, render(self.session.frame, self.layout, self.now_ms()))
+        if self.publish is not None:
+            self._publish()
+
+    def _publish(self) -> None:
+        # a tuple of what the state is made of, compared at every step (80 a second), so the
+        # whole state is built and sent only when something in it changed
+        session = self.session
+        guide, setup = session.guide, session.setup
+        mark = (id(session), len(session.game.moves), session.game.over, guide.phase,
+                session.game.to_move, guide.hint, tuple(guide.faults), self.said_count,
+                None if setup is None else (setup.phase, tuple(sorted(setup.wrong.items()))))
+        if mark != self._published:
+            self._published = mark
+            from controller.web.state import companion_state
+
+            self.publish(companion_state(self))
 
     def press(self, button: str) -> None:
         """A button of the board (one of BUTTONS)."""
@@ -164,8 +197,10 @@ class Runner:
         self.session.events = []
         for event in events:
             self.events.append(event)
-            text = describe(event, self.session.game)
+            text = describe(event, self.session.game, self.players)
             if text:
+                self.said.append(text)
+                self.said_count += 1
                 log.log(logging.WARNING if event[0] in ("mistake", "fault") else logging.INFO,
                         text)
             beep = BEEP_ON.get(event[0])
@@ -190,28 +225,40 @@ def layout_places(layout: LedLayout) -> int:
     return len(layout.leds)
 
 
-def describe(event: tuple, game: Game) -> str | None:
-    """An event in words for the log (None for the steps, which are too many to log)."""
+def describe(event: tuple, game: Game, players: tuple[str, str] = SIDES) -> str | None:
+    """An event in words for the log (None for the steps, which are too many to log);
+    `players` are South's and North's names."""
     kind = event[0]
     n = game.rules.n
     if kind == "move_started":
-        return "move started: %s pit %d" % (("South", "North")[game.to_move], event[1])
+        return "move started: %s pit %d" % (players[game.to_move], event[1])
     if kind == "move_done":
         return "move done: pit %d (ply %d)" % (event[1], len(game.moves))
     if kind == "mistake":
         if event[1] == "wrong_pit":
             return "mistake: a seed in %s, it goes into %s" % (
-                place_words(event[2], n), place_words(event[3], n))
+                place_words(event[2], n, players), place_words(event[3], n, players))
         if event[1] == "difference":
             return "mistake: the board differs: %s" % ", ".join(
-                "%s %+d" % (place_words(place, n), diff) for place, diff in sorted(
+                "%s %+d" % (place_words(place, n, players), diff) for place, diff in sorted(
                     event[2].items()))
-        return "mistake: %s at %s" % (event[1].replace("_", " "), place_words(event[2], n))
+        return "mistake: %s at %s" % (event[1].replace("_", " "),
+                                          place_words(event[2], n, players))
     if kind == "fault":
         return "sensor fault at %s: %s (confirm steps there by hand)" % (
-            place_words(event[1], n), event[2])
+            place_words(event[1], n, players), event[2])
     if kind == "game_over":
-        return "game over: South %d, North %d" % tuple(event[1])
+        return "game over: %s %d, %s %d" % (players[0], event[1][0], players[1], event[1][1])
+    if kind == "hand_over":
+        return "hand over: %s holds %d seeds, %s %d" % (
+            players[0], event[1][0], players[1], event[1][1])
+    if kind == "match_over":
+        return "match over: %s (%s)" % (
+            "a draw" if event[1] is None else "%s wins" % players[event[1]], event[2])
+    if kind == "arranged":
+        return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
+    if kind == "hand_ready":
+        return "the next hand is set: it starts"
     if kind == "skip_offered":
         return "a long relay: press confirm to skip ahead to the move's result"
     if kind in ("skipped", "move_taken_back", "move_abandoned",
@@ -220,11 +267,11 @@ def describe(event: tuple, game: Game) -> str | None:
     return None
 
 
-def place_words(place: int, n: int) -> str:
-    """"South's pit 3", "North's store"."""
+def place_words(place: int, n: int, players: tuple[str, str] = SIDES) -> str:
+    """"South's pit 3", "North's store" (`players`: other names for South and North)."""
     if place >= 2 * n:
-        return "%s's store" % ("South", "North")[place - 2 * n]
-    return "%s's pit %d" % (("South", "North")[place // n], place % n + 1)
+        return "%s's store" % players[place - 2 * n]
+    return "%s's pit %d" % (players[place // n], place % n + 1)
 
 
 def open_session(journal: Path, variant: str, options: dict | None, mode: str) -> Session:

@@ -449,3 +449,12 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
     assert page.locator('#board g.place[data-place="%d"] .count' % store).text_content() == str(
         banked + seeds)
     page.close()
+
+
+def test_the_page_and_its_files_are_served():
+    from starlette.testclient import TestClient
+    from simulator.ui.app import create_app
+    client = TestClient(create_app("layli-goobalay"))
+    assert "<svg" in client.get("/").text or "board" in client.get("/").text
+    for name in ("leds.js", "board.js", "style.css"):
+        assert client.get("/static/" + name).status_code == 200, name

@@ -4,6 +4,7 @@
     layli run --profile pi-direct-2x6
     layli run --profile pico-bridge-2x6 --simulate          # no hardware: virtual players
     layli run --config /etc/layli/layli.toml                # the same, from a file
+    layli run ... --ui [--ui-port 8766] [--ui-host 0.0.0.0] # and the table companion page
 
 A config file (TOML) holds what the command line would; the command line wins. Keys:
 
@@ -12,11 +13,16 @@ A config file (TOML) holds what the command line would; the command line wins. K
     variant = "layli-goobalay"
     state = "/var/lib/layli"         # journal, calibration, records of finished games
     log_level = "info"               # debug, info, warning, error
+    players = ["Amina", "Yusuf"]     # South's and North's names (the log, the companion page)
     [options]                        # variant options, as --option NAME=VALUE
     endless_bound = 500
 
 The journal (`STATE/journal.jsonl`) is written after every step, so a board that loses power
-resumes the same move at the same step. Counting boards need `STATE/calibration.json` (see
+resumes the same move at the same step. `--ui` serves the table companion page (players,
+captured seeds and scores, whose turn, the moves, the hint, a match's set-up between hands,
+sensor faults, recent events) beside the board's loop, for a screen or a tablet next to the
+board; with `--simulate` the simulated game is then played at the pace of real time
+(`--speed`) and the page stays up after it, until Ctrl-C. Counting boards need `STATE/calibration.json` (see
 hardware/README.md, "Calibration").
 """
 
@@ -33,9 +39,11 @@ from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
 
 CONFIG_KEYS = {"profile": str, "port": str, "variant": str, "state": str, "log_level": str,
-               "options": dict}
+               "options": dict, "players": list}
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_STATE = "~/.local/state/layli"
+DEFAULT_PLAYERS = ("South", "North")
+DEFAULT_UI_PORT = 8766
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +63,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="--simulate: the players' seed")
     parser.add_argument("--mistakes", type=float, default=0.0,
                         help="--simulate: the players' mistake rate")
+    parser.add_argument("--ui", action="store_true",
+                        help="serve the table companion page beside the board's loop")
+    parser.add_argument("--ui-port", type=int, default=DEFAULT_UI_PORT, metavar="P",
+                        help="--ui: its port (default %d; 0: any free one)" % DEFAULT_UI_PORT)
+    parser.add_argument("--ui-host", default="127.0.0.1", metavar="ADDRESS",
+                        help="--ui: the address served (0.0.0.0: also to a tablet on this "
+                             "network; default 127.0.0.1, this computer only)")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
+                        help="--simulate --ui: simulated seconds per real second (0: no "
+                             "pause; default 1)")
 
 
 def read_config(path: str) -> dict[str, Any]:
@@ -73,7 +91,12 @@ def read_config(path: str) -> dict[str, Any]:
                 path, key, ", ".join(sorted(CONFIG_KEYS))))
         if not isinstance(value, kind):
             raise UsageError("config %s: %s must be a %s, not %r" % (
-                path, key, "table" if kind is dict else "string", value))
+                path, key, {dict: "table", list: "list"}.get(kind, "string"), value))
+    players = data.get("players")
+    if players is not None and (len(players) != 2 or not all(
+            isinstance(name, str) and name.strip() for name in players)):
+        raise UsageError("config %s: players must be two names, South's then North's, "
+                         "not %r" % (path, players))
     if "log_level" in data and data["log_level"] not in LOG_LEVELS:
         raise UsageError("config %s: log_level %r is not one of %s" % (
             path, data["log_level"], ", ".join(LOG_LEVELS)))
@@ -96,6 +119,7 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     merged.setdefault("variant", "layli-goobalay")
     merged.setdefault("state", DEFAULT_STATE)
     merged.setdefault("log_level", "info")
+    merged["players"] = tuple(name.strip() for name in merged.get("players", DEFAULT_PLAYERS))
     if "profile" not in merged:
         raise UsageError("no board profile: give --profile NAME (layli hardware list shows "
                          "them) or profile = \"NAME\" in the config file")
@@ -117,13 +141,58 @@ def run(args: argparse.Namespace) -> int:
     if rules.n != profile.pits:
         raise UsageError("%s has %d pits a row; the board of profile %s has %d" % (
             rules.name, rules.n, profile.name, profile.pits))
+    if args.ui_port < 0 or args.ui_port > 65535:
+        raise UsageError("--ui-port %d is not a port (0..65535)" % args.ui_port)
+    if args.speed < 0:
+        raise UsageError("--speed %g: give 0 (no pause) or more" % args.speed)
     if args.simulate:
         return _simulate(profile, config, args)
     if profile.kind == "pico-standalone":
         raise UsageError("profile %s runs on the Pico itself, without a Pi: `layli hardware "
                          "firmware-config %s -o config.json`, then `python firmware/deploy.py "
                          "config.json`" % (profile.name, profile.name))
-    return _run_hardware(profile, config)
+    return _run_hardware(profile, config, args)
+
+
+def _companion(args: argparse.Namespace):
+    """With --ui: the companion page served from its own thread, and the runner's `publish`;
+    (None, None) without. A taken port is a UsageError naming --ui-port."""
+    if not args.ui:
+        return None, None
+    from controller.web import PortTaken, Publisher, create_app, start_in_thread
+
+    publisher = Publisher()
+    try:
+        url, server, thread = start_in_thread(create_app(publisher), args.ui_port,
+                                              args.ui_host, "--ui-port")
+    except PortTaken as error:
+        raise UsageError(str(error))
+    except OSError as error:        # an address not of this computer, say
+        raise UsageError("--ui-host %s: %s" % (args.ui_host, error.strerror or error))
+    print("the table companion is at %s" % url, flush=True)
+    logging.getLogger("layli").info("the table companion is at %s", url)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(5)
+
+    return publisher.publish, stop
+
+
+def _until_stopped() -> str:
+    """Wait for Ctrl-C or SIGTERM; which one came."""
+    import signal
+    import threading
+
+    stopped = threading.Event()
+    why = []
+    signal.signal(signal.SIGTERM, lambda *_: (why.append("SIGTERM"), stopped.set()))
+    try:
+        while not stopped.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        why.append("Ctrl-C")
+    return why[0]
 
 
 def sensing_of(profile) -> str:
@@ -133,6 +202,7 @@ def sensing_of(profile) -> str:
 def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
     """One game on the simulated board, through the same runner as the hardware."""
     import tempfile
+    import time
 
     from controller.rules import Game
     from controller.runner import Runner, open_session
@@ -143,24 +213,37 @@ def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
     layout = profile.led_layout()
     io = SimulatedBoardIO(game.rules.n, game.setup, sensing, layout.count, args.seed,
                           args.mistakes)
+    publish, stop = _companion(args)
+    # a person watching the page sees the game at the pace of real time (or --speed's)
+    pace = args.speed if publish is not None else 0.0
     with tempfile.TemporaryDirectory() as state:
         session = open_session(Path(state) / "journal.jsonl", config["variant"],
                                config["options"] or None, sensing)
         io.attach()
         runner = Runner(io, session, layout, sensing, io.calibration, now_ms=io.now_ms,
-                        max_count=sum(game.setup))
+                        max_count=sum(game.setup), players=config["players"],
+                        publish=publish)
+        start, start_ms = time.monotonic(), io.now_ms()
         while session.guide.phase != "over" and io.now_ms() < 6 * 3600 * 1000:
             runner.step()
+            if pace:
+                ahead = (io.now_ms() - start_ms) / 1000 / pace - (time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)
         board = io.board.counts()
         done = session.guide.phase == "over" and board == session.guide.board.places()
         logging.getLogger("layli").info(
             "simulated game %s after %.0f simulated s; the board %s the engine",
             "over" if session.guide.phase == "over" else "unfinished", io.now_ms() / 1000,
             "equals" if done else "differs from")
+    if stop is not None:
+        print("the game is over; the page stays up until Ctrl-C", flush=True)
+        logging.getLogger("layli").info("stopped (%s)", _until_stopped())
+        stop()
     return 0 if done else 1
 
 
-def _run_hardware(profile, config: dict) -> int:
+def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
     """The board's loop until SIGTERM or Ctrl-C: 80 steps a second."""
     import signal
     import time
@@ -186,13 +269,15 @@ def _run_hardware(profile, config: dict) -> int:
         except (OSError, SensingError, ValueError) as error:
             raise UsageError("calibration %s: %s" % (calibration_path, error))
     io = _open_board(profile, config)
+    publish, stop_page = _companion(args)
     variant, options = config["variant"], config["options"] or None
     journal = state / "journal.jsonl"
     session = open_session(journal, variant, options, sensing)
     runner = Runner(io, session, profile.led_layout(), sensing, calibration,
                     session_factory=lambda: open_session(journal, variant, options, sensing),
                     records=state / "records", calibration_path=calibration_path,
-                    max_count=sum(session.game.setup))
+                    max_count=sum(session.game.setup), players=config["players"],
+                    publish=publish)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
     log.info("running %s (%s); state in %s", profile.name, profile.title, state)
@@ -206,6 +291,8 @@ def _run_hardware(profile, config: dict) -> int:
         stop.append("Ctrl-C")
     finally:
         io.close()
+        if stop_page is not None:
+            stop_page()
     log.info("stopped (%s); the game is in %s", stop[0] if stop else "error", journal)
     return 0
 

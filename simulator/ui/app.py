@@ -30,9 +30,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.guide import frame as frames
 from controller.guide.pixels import PALETTE
 from controller.rules import VARIANTS
+from controller.web.companion import STATIC as COMPANION_STATIC
 from simulator.ui.table import FAULT_KINDS, MODES, Table, TableError
 
 STATIC = Path(__file__).parent / "static"
+STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
 
 # what each pattern means, for the page's legend (frame.py names them)
 MEANINGS = (
@@ -153,6 +155,8 @@ def create_app(variant: str = "layli-goobalay", options: dict | None = None,
     app = Starlette(routes=[
         Route("/", index),
         WebSocketRoute("/ws", socket),
+        # the stylesheet is shared with the companion page (controller/web)
+        Route("/static/style.css", lambda request: FileResponse(STYLE)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.table = table

@@ -29,6 +29,7 @@ from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 from controller.players import GreedyPlayer
 from controller.rules import VARIANTS, Game, RulesError, record
 from controller.session import MemoryStorage, Session
+from controller.web.state import moves_text
 from simulator.players import LedPlayer, apply_action
 
 PEOPLE = "people"          # two people at one screen
@@ -376,8 +377,7 @@ class Table:
 
     def moves_text(self) -> str:
         """The moves so far in the game record's notation ("1. 3 5 2. 1 *")."""
-        text = record.write_game(self.game)
-        return text.split("\n\n", 1)[1].strip() if "\n\n" in text else text.strip()
+        return moves_text(self.game)
 
     def state(self) -> dict:
         """Everything the page draws, as JSON-ready data."""
