@@ -22,8 +22,8 @@ resumes the same move at the same step. `--ui` serves the table companion page (
 captured seeds and scores, whose turn, the moves, the hint, a match's set-up between hands,
 sensor faults, recent events) beside the board's loop, for a screen or a tablet next to the
 board; with `--simulate` the simulated game is then played at the pace of real time
-(`--speed`) and the page stays up after it, until Ctrl-C. Counting boards need `STATE/calibration.json` (see
-hardware/README.md, "Calibration").
+(`--speed`) and the page stays up after it, until Ctrl-C. Counting boards need
+`STATE/calibration.json` (see hardware/README.md, "Calibration").
 """
 
 from __future__ import annotations
