@@ -46,7 +46,7 @@ CONTROLLER = Path(__file__).resolve().parent.parent   # the `controller` package
 CHECKOUT = CONTROLLER.parent                          # the project checkout, when run from one
 
 # The portable core's subpackages (ARCHITECTURE.md); those not written yet are skipped.
-PORTABLE_FOLDERS = ("rules", "sensing", "guide", "session", "protocol")
+PORTABLE_FOLDERS = ("rules", "sensing", "guide", "session", "protocol", "ai")
 
 
 class MicroPythonUnavailable(UsageError):
