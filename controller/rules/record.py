@@ -98,15 +98,19 @@ def result_text(game):
 # --- writing ---------------------------------------------------------------------------------
 
 
-def write_game(game, tags=None):
+def write_game(game, tags=None, comments=None):
     """The record of `game` (a `Game`) as PGN-style text, ending with a newline.
 
     `tags` maps tag names to values: Event, Site, Date, Round, South and North, plus any other
     tags of your own (a name of letters, digits and underscores). The tags the game decides
     (Variant, Options, Setup, Result, First, Hand, Aside, Score, Termination) always come from
     the game; given in `tags` they are ignored, so the tags `read` returns can be passed back.
+
+    `comments` is one text (or None) per move, written in braces after it: ``3 {+2.5}`` (an
+    analysis's `comments()`). The reader skips comments.
     """
-    return _section_text(_tag_pairs(game, tags, None, None), _movetext(game))
+    return _section_text(_tag_pairs(game, tags, None, None),
+                         _movetext(game, _check_comments(game, comments)))
 
 
 def write_match(match, tags=None):
@@ -279,14 +283,37 @@ def _movers(game):
     return movers
 
 
-def _movetext(game):
-    """The numbered moves and the result, wrapped before LINE_WIDTH (a number stays with its
-    move)."""
+def _check_comments(game, comments):
+    """`comments` checked: None, or one text or None per move, one line without braces."""
+    if comments is None:
+        return None
+    if not isinstance(comments, (list, tuple)) or len(comments) != len(game.moves):
+        raise RulesError("comments must be a list of one text (or None) per move: %d moves" % (
+            len(game.moves)))
+    for ply in range(len(comments)):
+        text = comments[ply]
+        if text is None:
+            continue
+        if not isinstance(text, str):
+            raise RulesError("comment %d must be text, not %r" % (ply + 1, text))
+        for char in text:
+            if char in "{}" or ord(char) < 32 or ord(char) == 127:
+                raise RulesError("comment %d (%r) holds %r: a comment is one line without "
+                                 "braces" % (ply + 1, text, char))
+    return comments
+
+
+def _movetext(game, comments=None):
+    """The numbered moves (each with its comment, if any) and the result, wrapped before
+    LINE_WIDTH (a number and a comment stay with their move)."""
     numbering = _Numbering()
     units = []
     movers = _movers(game)
     for ply in range(len(game.moves)):
-        units.append(numbering.next(movers[ply]) + str(game.moves[ply]))
+        unit = numbering.next(movers[ply]) + str(game.moves[ply])
+        if comments is not None and comments[ply] is not None:
+            unit += " {%s}" % comments[ply]
+        units.append(unit)
     units.append(result_text(game))
     lines = []
     line = ""

@@ -1,0 +1,19 @@
+"""The computer opponent, hints and game analysis (portable core: MicroPython subset).
+
+    from controller.ai import Searcher, LEVELS, hint, analyse
+    searcher = Searcher("strongest", seed=1)    # or beginner, easy, medium, hard; pico
+    move = searcher.choose(game)                # game: a controller.rules.Game, left unchanged
+    searcher.last                               # {"move", "score", "depth", "nodes", "pv"}
+    move, reason = hint(game)                   # reason: "captures 7 seeds", "makes an Uur", ...
+    report = analyse(game)                      # evaluations after every move, the mistakes
+    record.write_game(game, report.tags(), comments=report.comments())
+"""
+
+try:
+    from .search import Searcher, LEVELS, BUDGETS, evaluate
+    from .hints import hint, reason
+    from .analysis import analyse, Analysis
+except ImportError:  # a flat module layout on a microcontroller
+    from search import Searcher, LEVELS, BUDGETS, evaluate
+    from hints import hint, reason
+    from analysis import analyse, Analysis
