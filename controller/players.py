@@ -6,8 +6,8 @@
     >>> player.choose(Game("layli-goobalay")) in range(1, 7)
     True
 
-The greedy player is the simple opponent of `layli play` and its hints; a searching opponent
-can replace it later without the terminal game changing, as long as it keeps `choose`.
+The greedy player is the simple opponent of `layli play` and the yardstick of `layli bench ai`;
+the searching opponent (`controller.ai.Searcher`) has the same `choose`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from controller.ai.search import banked
 from controller.rules import Game
 
 
@@ -23,12 +24,6 @@ class Player(Protocol):
 
     def choose(self, game: Game) -> int:
         ...
-
-
-def banked(game: Game, player: int) -> int:
-    """Seeds already `player`'s: captured, plus those in the Uurs they own (in either row)."""
-    in_uurs = sum(count for count, owner in zip(game.pits, game.uur) if owner == player)
-    return game.captured[player] + in_uurs
 
 
 def move_gain(game: Game, move: int) -> int:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from controller.guide.pixels import LedLayout, render
-from controller.players import GreedyPlayer
+from controller.ai import Searcher, hint
 from controller.rules import Game
 from controller.rules.record import write_game
 from controller.sensing import ActivitySensor, Calibration, CountingSensor
@@ -43,6 +43,7 @@ SIDES = ("South", "North")
 SAID = 12       # the recent events in words that the runner keeps for the companion page
 
 BUTTONS = ("new_game", "undo", "hint", "confirm")
+HINT_LEVEL = "medium"       # the computer opponent's level a hint comes from (tens of ms)
 
 # what the buzzer says about an event (controller.drivers.gpio.BEEPS has the same names)
 BEEP_ON = {"mistake": "mistake", "fault": "mistake", "move_done": "move_done",
@@ -103,7 +104,7 @@ class Runner:
         self.records = records
         self.now_ms = now_ms
         self.calibration_path = calibration_path
-        self.hinter = GreedyPlayer()
+        self.hint_reason: str | None = None     # why the hint on show is a good move
         self.events: list[tuple] = []       # everything that happened, for tests and logs
         self.players = tuple(players)
         self.said: deque[str] = deque(maxlen=SAID)      # the recent events in words
@@ -162,7 +163,10 @@ class Runner:
         elif button == "hint":
             game = session.game
             if not game.over and session.guide.phase == "await":
-                session.guide.show_hint(self.hinter.choose(game))
+                move, self.hint_reason = hint(game, Searcher(HINT_LEVEL, len(game.moves) + 1))
+                session.guide.show_hint(move)
+                log.info("hint: %s pit %d, %s", self.players[game.to_move], move,
+                         self.hint_reason)
         elif session.guide.phase == "sowing" and session.guide.skip_offered:
             # a long relay: confirm takes the offer, and the board is set to the move's result
             if not session.skip_ahead():

@@ -19,7 +19,7 @@ include("$(PORT_DIR)/boards/manifest.py")      # the rp2 port's own frozen modul
 
 # The portable core: only its subpackages that run on the Pico, never the host-only ones
 # (command line, drivers, the MicroPython runner).
-PORTABLE = ("rules", "sensing", "guide", "session", "protocol")
+PORTABLE = ("rules", "sensing", "guide", "session", "protocol", "ai")
 package("controller", base_path="..", files=["__init__.py"] + [
     folder + "/" + name
     for folder in PORTABLE

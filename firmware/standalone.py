@@ -28,6 +28,7 @@ Files on the Pico's flash (littlefs), beside main.py:
 
 import os
 
+from controller.ai import Searcher
 from controller.guide.pixels import render
 from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
@@ -53,29 +54,9 @@ class StandaloneError(ValueError):
     game. The message says what to do."""
 
 
-def banked(game, player):
-    """Seeds already `player`'s: captured, and those in the Uurs they own."""
-    total = game.captured[player]
-    for pit in range(len(game.pits)):
-        if game.uur[pit] == player:
-            total += game.pits[pit]
-    return total
-
-
 def hint_move(game):
-    """The legal move that gains the mover most at once (captures and seeds in their Uurs);
-    the lowest pit among equals; None when the game is over."""
-    best = None
-    gain = -1
-    mover = game.to_move
-    before = banked(game, mover)
-    for move in game.legal_moves():
-        child = game.copy()
-        child.push(move)
-        won = banked(child, mover) - before
-        if won > gain:
-            best, gain = move, won
-    return best
+    """The move the computer opponent's Pico level would play (bounded nodes and memory)."""
+    return Searcher("pico", seed=len(game.moves) + 1).choose(game)
 
 
 def load_calibration(path, channels):
@@ -228,9 +209,8 @@ class Standalone:
         elif button == UNDO:
             session.takeback()
         elif button == HINT:
-            move = hint_move(session.game)
-            if move is not None:
-                session.guide.show_hint(move)
+            if not session.game.over:
+                session.guide.show_hint(hint_move(session.game))
         elif button == CONFIRM:
             if self.skip_offered and session.skip_ahead():
                 self.skip_offered = False

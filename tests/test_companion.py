@@ -99,7 +99,8 @@ def test_the_runner_publishes_players_turn_hint_and_moves_only_when_they_change(
     runner.step()
     hint = runner.session.guide.hint
     assert published[-1]["hint"] == hint and published[-1]["hint_words"] == \
-        "Amina lifts pit %d" % hint
+        "Amina lifts pit %d: %s" % (hint, runner.hint_reason)
+    assert runner.hint_reason == "captures 7 seeds"         # the computer opponent's reason
     t = play_one_move(io, runner, t)
     state = published[-1]
     assert state["moves"] == "1. %d *" % hint and state["to_move"] == 1

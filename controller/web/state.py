@@ -83,8 +83,9 @@ def companion_state(runner: Runner) -> dict:
             "a draw" if winner is None else "%s wins" % players[winner], *game.scores),
         "moves": moves_text(game),
         "hint": hint,
-        "hint_words": None if hint is None else "%s lifts pit %d" % (
-            players[game.to_move], hint),
+        "hint_words": None if hint is None else "%s lifts pit %d%s" % (
+            players[game.to_move], hint,
+            ": " + runner.hint_reason if runner.hint_reason else ""),
         "hand": None if match is None else len(match.games),
         "setup": None if setup is None else setup_words(setup, players),
         "faults": [{"place": place, "where": place_words(place, n, players), "why": why,
