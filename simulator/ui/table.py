@@ -13,8 +13,8 @@ The guide decides everything else — the legal pits, the next drop, relays, cap
 mistakes, the end — and its frame is what the page shows on the LED rings. Nothing here knows
 the rules.
 
-A computer plays as a person with a board would: `controller.players.GreedyPlayer` chooses, its
-move is lit as a hint, then `simulator.players.LedPlayer` — a hand that follows the LEDs and
+A computer plays as a person with a board would: the computer opponent
+(`controller.ai.Searcher`, at the `COMPUTER_LEVEL`) chooses, its move is lit as a hint, then `simulator.players.LedPlayer` — a hand that follows the LEDs and
 makes no mistakes — carries it out one action at a time (`autoplay_step`), so the page can show
 each seed moving. A replay does the same with the moves of a game record.
 """
@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
-from controller.players import GreedyPlayer
+from controller.ai import Searcher, hint
 from controller.rules import VARIANTS, Game, RulesError, record
 from controller.session import MemoryStorage, Session
 from controller.web.state import moves_text
@@ -42,6 +42,7 @@ COMPUTER_SIDES = {PEOPLE: (), COMPUTER: (1,), COMPUTERS: (0, 1), REPLAY: (0, 1)}
 SIDES = ("South", "North")
 FAULT_KINDS = ("stuck", "railed", "off scale", "below empty")
 
+COMPUTER_LEVEL = "hard"    # the opponent at the table: strong, and a quarter of a second a move
 HINT_SECONDS = 0.9         # a computer's move stays lit as a hint this long before its hand moves
 STEP_SECONDS = 0.35        # then one action of its hand every this long
 
@@ -99,7 +100,8 @@ class Table:
         self.session = session
         self.mode = mode
         self.computers = COMPUTER_SIDES[mode]
-        self.chooser = _RecordChooser(moves) if mode == REPLAY else GreedyPlayer(self.rng)
+        self.chooser = (_RecordChooser(moves) if mode == REPLAY
+                        else Searcher(COMPUTER_LEVEL, seed=self.rng.randrange(1, 1 << 30)))
         self.hand = LedPlayer(game.rules.n, self.rng)     # the one hand at the table
         self.counts = game.pits + [0, 0]
         self.faults: list[str | None] = [None] * len(self.counts)
@@ -196,7 +198,9 @@ class Table:
         if self.guide.phase != AWAIT:
             raise TableError("hint: a hint is for the start of a move (now: %s)"
                              % self.guide.phase)
-        self.guide.show_hint(GreedyPlayer(self.rng).choose(self.game))
+        move, why = hint(self.game, Searcher("medium", seed=len(self.game.moves) + 1))
+        self.guide.show_hint(move)
+        self.said.append("hint: %s pit %d, %s" % (SIDES[self.game.to_move], move, why))
 
     def _skip(self, message: dict) -> None:
         if not self.session.skip_ahead():
