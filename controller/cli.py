@@ -26,6 +26,8 @@ COMMANDS = [
     (("play",), "controller.play", "play a game in the terminal"),
     (("bench", "guide"), "controller.bench_guide",
      "what one sensor frame costs: sensing and the guide, on CPython and MicroPython"),
+    (("bench", "ai"), "controller.bench_ai",
+     "the strongest level against random, greedy and OpenSpiel's MCTS: wins, draws, losses"),
     (("sim",), "simulator.cli", "play whole games on the simulated board (headless)"),
     (("run",), "controller.commands.run",
      "run the controller on a board (a Pi with a Pico, a Pi alone) or on the simulator"),
