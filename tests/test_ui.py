@@ -174,6 +174,11 @@ def test_a_whole_game_to_the_end_through_the_websocket():
         text = '[Variant "layli-goobalay"]\n\n' + state["moves"] + "\n"
         game, _ = record.read(text)
         assert game.over and game.scores == state["scores"]
+        # and the analysis: the record with an evaluation after every move, the worst moves
+        analysis = state["analysis"]
+        annotated, _ = record.read('[Variant "layli-goobalay"]\n\n' + analysis["moves"] + "\n")
+        assert annotated.moves == game.moves and analysis["moves"].count("{") == len(game.moves)
+        assert analysis["mistakes"] and all(isinstance(line, str) for line in analysis["mistakes"])
 
 
 def test_against_the_computer_its_move_is_lit_as_a_hint_then_carried_out():

@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
-from controller.ai import Searcher, hint
+from controller.ai import Searcher, analyse, hint
 from controller.rules import VARIANTS, Game, RulesError, record
 from controller.session import MemoryStorage, Session
 from controller.web.state import moves_text
@@ -379,6 +379,23 @@ class Table:
         who = "a draw" if winner is None else "%s wins" % SIDES[winner]
         return "%s, %d to %d" % (who, scores[0], scores[1])
 
+    def analysis(self) -> dict | None:
+        """At the end of the game, its analysis (computed once): the moves with the evaluation
+        after each, as the record writes them, and the moves that lost most, in words."""
+        if not self.game.over:
+            return None
+        key = tuple(self.game.moves)
+        if getattr(self, "_analysed", (None,))[0] != key:
+            report = analyse(self.game)
+            text = record.write_game(self.game, report.tags(), comments=report.comments())
+            worst = ["%s's pit %d at ply %d lost %.1f seeds (best: pit %d)" % (
+                SIDES[entry["mover"]], entry["move"], entry["ply"], entry["loss"],
+                entry["best"]) for entry in report.mistakes()]
+            self._analysed = (key, {
+                "moves": text.split("\n\n", 1)[1].strip() if "\n\n" in text else text,
+                "mistakes": worst or ["no move lost 1.5 seeds or more"]})
+        return self._analysed[1]
+
     def moves_text(self) -> str:
         """The moves so far in the game record's notation ("1. 3 5 2. 1 *")."""
         return moves_text(self.game)
@@ -413,6 +430,7 @@ class Table:
             "can_hint": guide.phase == AWAIT,
             "paused": self.paused,
             "moves": self.moves_text(),
+            "analysis": self.analysis(),
             "status": self.said[-1] if self.said else "",
             "events": self.said[-8:],
         }

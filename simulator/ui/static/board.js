@@ -136,7 +136,16 @@ function render() {
     : who(state.to_move) + " to move";
   $("turn").style.color = state.over ? "#fff" : rgb(state.to_move ? "north" : "south", 256);
   $("status").textContent = state.status;
-  $("moves").textContent = state.moves;
+  // at the end: the record with the evaluation after each move, and the moves that lost most
+  $("moves").textContent = state.analysis ? state.analysis.moves : state.moves;
+  $("analysis").hidden = !state.analysis;
+  if (state.analysis) {
+    $("mistakes").replaceChildren(...state.analysis.mistakes.map((words) => {
+      const item = document.createElement("li");
+      item.textContent = words;
+      return item;
+    }));
+  }
   const scoreLine = (side) => `${who(side)}: ${state.captured[side]} captured` +
     (state.scores ? `, score ${state.scores[side]}` : "");
   $("score").innerHTML = "";
