@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from controller.ai.search import banked
+from controller.ai.hints import move_gain
 from controller.rules import Game
 
 
@@ -24,15 +24,6 @@ class Player(Protocol):
 
     def choose(self, game: Game) -> int:
         ...
-
-
-def move_gain(game: Game, move: int) -> int:
-    """What `move` gains the mover at once: seeds captured plus seeds added to their own Uurs
-    (an Uur pair created counts with all its seeds)."""
-    mover = game.to_move
-    child = game.copy()
-    child.push(move)
-    return banked(child, mover) - banked(game, mover)
 
 
 class GreedyPlayer:

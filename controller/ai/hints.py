@@ -30,18 +30,22 @@ def seeds(count):
     return "%d seed%s" % (count, "" if count == 1 else "s")
 
 
+def move_gain(game, move):
+    """What `move` banks for the mover at once: seeds captured plus seeds added to their own
+    Uurs (an Uur pair made counts with all its seeds)."""
+    mover = game.to_move
+    child = game.copy()
+    child.push(move)
+    return banked(child, mover) - banked(game, mover)
+
+
 def best_gain(game):
-    """The most the player to move can bank with one move: seeds captured plus seeds added to
-    their own Uurs (0 when the game is over)."""
+    """The most the player to move can bank with one move (0 when the game is over)."""
     if game.over:
         return 0
-    mover = game.to_move
-    before = banked(game, mover)
     best = 0
     for move in game.legal_moves():
-        child = game.copy()
-        child.push(move)
-        gain = banked(child, mover) - before
+        gain = move_gain(game, move)
         if gain > best:
             best = gain
     return best
