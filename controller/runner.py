@@ -184,6 +184,12 @@ class Runner:
         self.session.storage.clear()
         self.session = self.session_factory()
         _log_start(self.session)
+        if self.sensing == "counting" and None not in self.sensor.counts:
+            # judge the board as it stands now: the sensors report changes only, and the
+            # seeds of the last game are still out (in the stores) until the players set up
+            self.session.update(list(self.sensor.counts), self.sensor.settled,
+                                self.sensor.faults)
+            self._events()
 
     def keep_record(self) -> Path | None:
         """Write the game so far to the records folder; its path, or None."""

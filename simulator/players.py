@@ -105,10 +105,13 @@ class LedPlayer:
         """The legal pits are lit in the mover's colour: pick one (a hint first)."""
         if self.hand:
             return ("wait",)        # seeds in hand: the lift is not seen yet, the LEDs catch up
-        hinted = [p for p in frame.where(PICK) if frame.colour(p) == HINT]
+        # a person lifts seeds they can see: a lit pit that is empty is the LEDs running
+        # ahead of the board (a new game shown before the seeds are set out), so wait
+        hinted = [p for p in frame.where(PICK) if frame.colour(p) == HINT and counts[p]]
         if hinted:
             return ("lift", hinted[0])
-        legal = [p for p in range(2 * self.n) if frame.pattern(p) in (STEADY, FORCED)]
+        legal = [p for p in range(2 * self.n)
+                 if frame.pattern(p) in (STEADY, FORCED) and counts[p]]
         if not legal:
             # nothing to do but a broken place showing: look at it, it is right, confirm
             return ("confirm",) if frame.where(BROKEN) else ("wait",)

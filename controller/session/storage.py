@@ -47,6 +47,8 @@ class FileStorage:
                 text = handle.read()
         except OSError:
             return []
+        if not text:
+            return []       # a cleared journal: no lines (not one empty line)
         return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
     def append(self, line):

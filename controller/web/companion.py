@@ -32,24 +32,33 @@ WAITING = {"type": "waiting"}       # what a page gets before the board's first 
 
 
 class Publisher:
-    """The latest state of a board, handed from the board's thread to the server's loop."""
+    """The latest states, each under its key, handed from other threads to the server's loop.
 
-    def __init__(self) -> None:
+    A board's companion has one key; the tournament's live pages one a table, plus the
+    pairings and standings. Each page is sent the newest text of every key that changed since
+    it was last sent, one WebSocket message a key.
+    """
+
+    def __init__(self, first: dict | None = None) -> None:
         self._lock = threading.Lock()
-        self._text = json.dumps(WAITING)
+        self._texts: dict[str, str] = {}
+        self._versions: dict[str, int] = {}
         self._version = 0
         # each serving loop (one under uvicorn; one a connection under Starlette's TestClient)
         # and the event that its handlers wait on
         self._changed: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+        self.publish(WAITING if first is None else first)
 
-    def publish(self, state: dict) -> None:
-        """A new state (any thread; returns at once). The same state again is not sent."""
+    def publish(self, state: dict, key: str = "state") -> None:
+        """A new state for `key` (any thread; returns at once). The same state again is not
+        sent."""
         text = json.dumps(state)
         with self._lock:
-            if text == self._text:
+            if self._texts.get(key) == text:
                 return
-            self._text = text
             self._version += 1
+            self._texts[key] = text
+            self._versions[key] = self._version
             loops = list(self._changed)
         for loop in loops:
             try:
@@ -58,10 +67,17 @@ class Publisher:
                 with self._lock:
                     self._changed.pop(loop, None)
 
-    def latest(self) -> tuple[int, str]:
-        """(version, JSON text) of the newest state."""
+    def latest(self, key: str = "state") -> tuple[int, str]:
+        """(version, JSON text) of the newest state of `key`."""
         with self._lock:
-            return self._version, self._text
+            return self._versions[key], self._texts[key]
+
+    def since(self, version: int) -> tuple[int, list[str]]:
+        """(the newest version, the texts of every key changed after `version`, oldest
+        change first)."""
+        with self._lock:
+            changed = sorted((v, key) for key, v in self._versions.items() if v > version)
+            return self._version, [self._texts[key] for v, key in changed]
 
     def _attach(self) -> asyncio.Event:
         """The running loop's event that `publish` sets (called in a serving loop)."""
@@ -83,13 +99,14 @@ class Publisher:
     async def follow(self, websocket: WebSocket) -> None:
         """Send `websocket` every new state until it goes away."""
         gone = asyncio.ensure_future(_until_closed(websocket))
-        sent = -1
+        sent = 0
         try:
             while not gone.done():
                 changed = self._attach()
-                version, text = self.latest()
-                if version != sent:
-                    await websocket.send_text(text)
+                version, texts = self.since(sent)
+                if texts:
+                    for text in texts:
+                        await websocket.send_text(text)
                     sent = version
                     continue
                 waiting = asyncio.ensure_future(changed.wait())

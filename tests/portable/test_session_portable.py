@@ -36,6 +36,9 @@ def test_file_storage_round_trip():
     again = Session.resume(FileStorage(path))
     assert again.guide.phase == SOWING and again.guide.move == 1
     storage.clear()
+    # a cleared journal has no lines, so a controller opening it starts a new game (it read
+    # as one empty line, which looked like a journal that does not start with a game)
+    assert FileStorage(path).lines() == []
 
 
 def test_the_next_hand_is_set_up_from_the_board():

@@ -1,0 +1,191 @@
+"""A board as a tournament table: it plays what the server assigns and reports it (host-only).
+
+    link = TableLink("table-3", url, "table-3", password, state_dir)
+    agent = TableAgent(runner, link, state_dir, match=False)
+    while True:
+        runner.step()
+        agent.step()
+
+The board's loop calls `step()` after each `runner.step()`. When the server's latest assignment
+names a game the board is not playing, and the board is free (no game, or its game is over and
+reported, or not a move played yet), the agent starts that game: a new session of the assigned
+variant and options (`Runner.new_game`), the players' names on the board's log and pages. Then,
+at every step, it reports what changed: each move once (ply by ply, again after a takeback),
+the state when it changed, and the result with the record when the game (or match) is over.
+
+What the agent must not forget across a power cut -- which game the board's journal belongs to,
+and whether its result has been handed to the link -- it keeps in ``STATE_DIR/AGENT_FILE``,
+written whole or not at all; the link keeps the unacknowledged result itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller.rules.record import write_game, write_match
+from controller.runner import Runner, place_words
+from controller.session import Session
+from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN
+
+log = logging.getLogger(__name__)
+
+AGENT_FILE = "tournament-game.json"
+
+
+class Link(Protocol):
+    """What the agent needs of a `TableLink` (tests give a recording fake)."""
+
+    table_id: str
+
+    @property
+    def assignment(self) -> Any: ...
+
+    def publish_state(self, fields: dict[str, Any]) -> None: ...
+
+    def publish_move(self, game: str, ply: int, move: int) -> None: ...
+
+    def publish_result(self, game: str, south_points: float, south_seeds: int,
+                       north_seeds: int, record: str) -> None: ...
+
+
+class TableAgent:
+    """Plays the assigned games on `runner`'s board and reports them over `link`.
+    `new_session(variant, options)` makes the session of a new game (a fresh journal)."""
+
+    def __init__(self, runner: Runner, link: Link, state_dir: str | os.PathLike,
+                 new_session: Callable[[str, dict], Session],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.runner = runner
+        self.link = link
+        self.new_session = new_session
+        self.clock = clock
+        self.path = Path(state_dir) / AGENT_FILE
+        kept = self._load()
+        self.game: str | None = kept.get("game")        # the server's id of the game on the board
+        self.assigned: dict[str, Any] = kept.get("assignment") or {}
+        self.reported: bool = kept.get("reported", False)
+        self.moves_sent = 0 if self.game is None else len(runner.session.game.moves)
+        self._state_mark: tuple | None = None
+        if self.game is not None:
+            runner.players = tuple(self.assigned["players"])
+
+    # --- the board's loop -------------------------------------------------------------------
+
+    def step(self) -> None:
+        """Start an assigned game if the board is free; report what changed."""
+        assignment = self.link.assignment
+        if assignment is not None:
+            fields = assignment.fields
+            if fields["game"] is not None and fields["game"] != self.game and self._free():
+                self._start(fields)
+        if self.game is None:
+            self._report_state()
+            return
+        game = self.runner.session.game
+        moves = game.moves
+        if len(moves) < self.moves_sent:        # a takeback: the plies after it come again
+            self.moves_sent = len(moves)
+        while self.moves_sent < len(moves):
+            self.link.publish_move(self.game, self.moves_sent + 1, moves[self.moves_sent])
+            self.moves_sent += 1
+        self._report_state()
+        if not self.reported and self._finished():
+            self._report_result()
+
+    def _free(self) -> bool:
+        if self.game is None:
+            return True
+        return self.reported or not self.runner.session.game.moves
+
+    def _start(self, fields: dict[str, Any]) -> None:
+        variant, options = fields["variant"], fields["options"]
+        runner = self.runner
+        runner.session_factory = lambda: self.new_session(variant, options)
+        runner.new_game()
+        runner.players = tuple(fields["players"])
+        self.game = fields["game"]
+        self.assigned = dict(fields)
+        self.reported = False
+        self.moves_sent = 0
+        self._save()
+        log.info("%s: game %s, round %d board %d: %s (South) against %s (North)",
+                 self.link.table_id, self.game, fields["round"], fields["board"],
+                 *fields["players"])
+
+    def _finished(self) -> bool:
+        session = self.runner.session
+        return session.match.over if session.match is not None else session.game.over
+
+    def _report_result(self) -> None:
+        session = self.runner.session
+        assigned = self.assigned
+        tags = {"Event": assigned["event"], "Site": self.link.table_id,
+                "Date": time.strftime("%Y.%m.%d", time.localtime(self.clock())),
+                "Round": str(assigned["round"]), "South": assigned["players"][0],
+                "North": assigned["players"][1]}
+        if session.match is not None:
+            match = session.match
+            record = write_match(match, tags)
+            seeds, winner = match.holdings, match.winner
+        else:
+            game = session.game
+            record = write_game(game, tags)
+            seeds, winner = game.scores, game.winner()
+        points = DRAW if winner is None else SOUTH_WIN if winner == 0 else NORTH_WIN
+        self.link.publish_result(self.game, points, seeds[0], seeds[1], record)
+        self.reported = True
+        self._save()
+        log.info("%s: result of %s sent: %s %d-%d", self.link.table_id, self.game,
+                 {SOUTH_WIN: "1-0", DRAW: "1/2-1/2", NORTH_WIN: "0-1"}[points], *seeds)
+
+    def _report_state(self) -> None:
+        session = self.runner.session
+        game, guide = session.game, session.guide
+        faults = tuple(place_words(place, game.rules.n, self.runner.players) + ": " + why
+                       for place, why in enumerate(guide.faults) if why)
+        if self.game is None:
+            status = "idle"
+        elif self._finished():
+            status = "finished"
+        else:
+            status = "fault" if faults else "playing"
+        mark = (self.game, status, len(game.moves), game.to_move, faults)
+        if mark == self._state_mark:
+            return
+        self._state_mark = mark
+        self.link.publish_state({
+            "game": self.game, "status": status, "variant": game.rules.name,
+            "pits": list(game.pits), "uur": list(game.uur), "captured": list(game.captured),
+            "to_move": game.to_move, "ply": len(game.moves),
+            "players": list(self.runner.players), "faults": list(faults)})
+
+    # --- what survives a power cut ----------------------------------------------------------
+
+    def _save(self) -> None:
+        data = {"v": 1, "game": self.game, "assignment": self.assigned,
+                "reported": self.reported}
+        temporary = self.path.with_name(self.path.name + ".new")
+        temporary.write_text(json.dumps(data) + "\n", encoding="utf-8")
+        os.replace(temporary, self.path)        # never half a file
+
+    def _load(self) -> dict[str, Any]:
+        if not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if (type(data) is not dict or data.get("v") != 1
+                    or set(data) != {"v", "game", "assignment", "reported"}):
+                raise ValueError("not a table agent's file")
+        except (OSError, ValueError) as error:
+            aside = self.path.with_name(self.path.name + ".unreadable-%d" % int(self.clock()))
+            os.replace(self.path, aside)
+            log.error("%s unreadable (%s): kept as %s; waiting for an assignment",
+                      self.path, error, aside)
+            return {}
+        return data

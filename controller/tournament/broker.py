@@ -1,0 +1,540 @@
+"""The event's MQTT broker: Mosquitto run as a managed process, or an embedded one (amqtt).
+
+Both have the same small interface::
+
+    with Mosquitto("/var/lib/layli/broker", credentials=credentials) as broker:
+        broker.url              # 'mqtt://127.0.0.1:40123'
+        broker.restart()        # the same port; retained messages survive it
+    with EmbeddedBroker(credentials=credentials) as broker:
+        ...
+
+`Mosquitto` (the production broker: Debian's ``mosquitto``) writes its mosquitto.conf, the
+password file and the ACL file into its directory, and keeps its retained messages there
+(``persistence``) and its log (mosquitto.log). With credentials nobody gets in without a
+password, and each user may only do what `credentials.TABLE_RULES` / `SERVER_RULES` allow.
+
+`EmbeddedBroker` needs nothing installed: amqtt (pure Python) in a thread of its own with its
+own asyncio loop, the laptop default. amqtt 0.12.1 as it comes would not do for a tournament;
+three small plugins and a subclass of its broker make it behave like the Mosquitto above:
+
+- passwords: each user's own (`Credentials.password`), and a will only on a topic the user may
+  write (amqtt would publish a will anywhere; Mosquitto lets such a client in and drops its
+  will, this check refuses it);
+- the access rules: `Credentials.allows` for publish, subscribe and delivery;
+- retained messages kept in ``retained.json`` in its directory (amqtt's own persistence plugin
+  needs SQLAlchemy), so they survive a restart as Mosquitto's do;
+- amqtt sends a connecting client the retained messages of *every* filter any client has
+  subscribed to, even a client that has subscribed to nothing, and sends retained messages
+  without the delivery check: the subclass sends a client only those of its own
+  subscriptions that it may read;
+- amqtt never drops a client that has gone silent (a table whose network vanished without
+  closing the connection would stay "online" for ever): the subclass ends the connection
+  after one and a half keep-alives of silence, as Mosquitto does, and the will goes out;
+- amqtt walks its subscriptions while it awaits, and a client subscribing meanwhile ended a
+  delivery with "dictionary changed size during iteration": the subclass walks a copy;
+- amqtt's shutdown can wait a whole keep-alive for a client (Python 3.11's asyncio.wait_for
+  loses a cancellation that meets an arriving packet): the subclass closes the connections
+  first, and frees the port whatever happens, so that a restart can listen on it again.
+
+What it does not do as Mosquitto does: MQTT 5 (the tables use MQTT 3.1.1); and amqtt
+acknowledges a PUBLISH before it has delivered and retained it, so a stop can drop a message
+acknowledged in its last milliseconds (it logs "messages not broadcasted"). Nothing is lost
+for good: the tables send their presence, state and unacknowledged results again on
+reconnect, and the server its acks when the results come again.
+
+A stop of either broker sends the wills of the tables connected at the time: they are
+"offline" until they reconnect and say "online" again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hmac
+import json
+import logging
+import math
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from amqtt.broker import Broker, RetainedApplicationMessage
+from amqtt.contexts import Action
+from amqtt.plugins.base import BaseAuthPlugin, BasePlugin, BaseTopicPlugin
+
+from controller.tournament.credentials import Credentials, write_private
+
+HOST = "127.0.0.1"
+log = logging.getLogger(__name__)
+
+
+class BrokerError(RuntimeError):
+    """A broker that will not start or stop; the text says why and what to do."""
+
+
+def free_port(host: str = HOST) -> int:
+    """A TCP port nobody listens on now (the system's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def _accepts(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+class _Managed:
+    """What both brokers share: the address, `url`, and the context manager."""
+
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The broker's address for TableLink and the server: ``mqtt://host:port``."""
+        return "mqtt://%s:%d" % (self.host, self.port)
+
+    def start(self, timeout: float = 10.0) -> None:
+        raise NotImplementedError
+
+    def stop(self, timeout: float = 10.0) -> None:
+        raise NotImplementedError
+
+    def restart(self, timeout: float = 10.0) -> None:
+        """Stop and start again on the same port."""
+        self.stop(timeout)
+        self.start(timeout)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+# -- Mosquitto -------------------------------------------------------------------------------
+
+def find_mosquitto(binary: str = "mosquitto") -> str:
+    """The path of the mosquitto program, also where Debian puts it (/usr/sbin, which is not
+    on an ordinary user's PATH), or BrokerError saying how to install it."""
+    search = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin"])
+    found = shutil.which(binary, path=search)
+    if found is None:
+        raise BrokerError("%s not found: install Mosquitto (sudo apt-get install mosquitto), "
+                          "or use the embedded broker" % binary)
+    return found
+
+
+class Mosquitto(_Managed):
+    """Mosquitto as a child process, configured in `directory` (created if need be).
+
+    `port` 0 takes a free one (and keeps it across restarts). Without `credentials` anybody
+    may connect and do anything (a test bench); with them, only their users, each within
+    its rules. Listens on `host` only (this computer by default; "0.0.0.0" for the tables
+    of a real event).
+    """
+
+    def __init__(self, directory: str | os.PathLike, port: int = 0,
+                 credentials: Credentials | None = None, host: str = HOST,
+                 binary: str = "mosquitto") -> None:
+        self.directory = Path(directory)
+        self.host = host
+        self.port = port or free_port(host)
+        self.credentials = credentials
+        self.binary = binary
+        self.config_path = self.directory / "mosquitto.conf"
+        self.log_path = self.directory / "mosquitto.log"
+        self.output_path = self.directory / "mosquitto.out"     # before the log is open
+        self._process: subprocess.Popen | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self.running else None
+
+    def write_config(self) -> Path:
+        """Write mosquitto.conf (and with credentials the password and ACL files)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        lines = [
+            "# written by controller.tournament.broker; rewritten at every start",
+            "listener %d %s" % (self.port, self.host),
+            # As root Mosquitto would switch to the user "mosquitto", who cannot write here.
+            "user %s" % pwd.getpwuid(os.getuid()).pw_name,
+            "persistence true",
+            "persistence_location %s/" % self.directory.resolve(),
+            # A stop saves at once; between saves, a crash loses only what the tables send
+            # again anyway (presence, state and unacknowledged results on reconnect).
+            "autosave_interval 30",
+            "log_dest file %s" % (self.directory.resolve() / "mosquitto.log"),
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            "log_type information",
+            "connection_messages true",
+            "log_timestamp_format %Y-%m-%dT%H:%M:%S",
+        ]
+        if self.credentials is None:
+            lines.append("allow_anonymous true")
+        else:
+            passwords = self.directory / "passwords"
+            acl = self.directory / "acl"
+            self.credentials.write_password_file(passwords)
+            self.credentials.write_acl_file(acl)
+            lines += ["allow_anonymous false",
+                      "password_file %s" % passwords.resolve(),
+                      "acl_file %s" % acl.resolve()]
+        write_private(self.config_path, ("\n".join(lines) + "\n").encode("utf-8"))
+        return self.config_path
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start Mosquitto and wait until it accepts connections, or BrokerError with the
+        end of its log."""
+        if self.running:
+            return
+        program = find_mosquitto(self.binary)
+        self.write_config()
+        log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with open(self.output_path, "ab") as output:
+            self._process = subprocess.Popen([program, "-c", str(self.config_path)],
+                                             stdin=subprocess.DEVNULL, stdout=output,
+                                             stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                code = self._process.returncode
+                self._process = None
+                raise BrokerError("mosquitto stopped at start (exit status %d):\n%s"
+                                  % (code, self._tail()))
+            # Listening only counts once our process says it runs: another program could
+            # hold the port.
+            if self._running_since(log_start) and _accepts(self.host, self.port):
+                return
+            time.sleep(0.02)
+        self.stop()
+        raise BrokerError("mosquitto did not accept connections on %s:%d within %.0f s:\n%s"
+                          % (self.host, self.port, timeout, self._tail()))
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop Mosquitto (it saves its retained messages first)."""
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def kill(self) -> None:
+        """Stop Mosquitto the way a power cut does: nothing saved since its last autosave."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+
+    def _running_since(self, offset: int) -> bool:
+        try:
+            with open(self.log_path, "rb") as file:
+                file.seek(offset)
+                return b" running" in file.read()
+        except OSError:
+            return False
+
+    def _tail(self, lines: int = 15) -> str:
+        text = ""
+        for path in (self.output_path, self.log_path):
+            if path.exists():
+                text += "".join(path.read_text(errors="replace").splitlines(True)[-lines:])
+        return text.rstrip() or "(mosquitto wrote nothing)"
+
+
+# -- the embedded broker ---------------------------------------------------------------------
+
+class EmbeddedBroker(_Managed):
+    """An MQTT broker inside this process (amqtt, its own thread and asyncio loop).
+
+    Without `credentials` anybody may do anything; with them, as `Mosquitto`. With a
+    `directory`, retained messages are kept in ``retained.json`` there and survive a restart;
+    without, they go with the broker.
+    """
+
+    def __init__(self, directory: str | os.PathLike | None = None, port: int = 0,
+                 credentials: Credentials | None = None, host: str = HOST) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.host = host
+        self.port = port or free_port(host)
+        self.credentials = credentials
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._broker: Broker | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def config(self) -> dict[str, Any]:
+        """amqtt's configuration of this broker."""
+        here = __name__
+        plugins: dict[str, Any] = {}
+        if self.credentials is None:
+            plugins["amqtt.plugins.authentication.AnonymousAuthPlugin"] = {"allow_anonymous": True}
+        else:
+            plugins[here + ".CredentialsCheck"] = {"credentials": self.credentials}
+            plugins[here + ".AccessRules"] = {"credentials": self.credentials}
+        if self.directory is not None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            plugins[here + ".RetainedFile"] = {"path": str(self.directory / "retained.json")}
+        return {"listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
+                "plugins": plugins}
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start the broker's thread and wait until it accepts connections."""
+        if self.running:
+            return
+        started = threading.Event()
+        failure: list[BaseException] = []
+        loop = asyncio.new_event_loop()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            try:
+                self._broker = loop.run_until_complete(self._start_broker())
+            except BaseException as error:       # reported to start()'s caller
+                failure.append(error)
+                started.set()
+                loop.close()
+                return
+            started.set()
+            loop.run_forever()
+            # what asyncio.run does at its end: amqtt leaves client tasks behind at shutdown
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._loop = loop
+        self._thread = threading.Thread(target=run, name="embedded-broker", daemon=True)
+        self._thread.start()
+        if not started.wait(timeout):
+            raise BrokerError("the embedded broker did not start within %.0f s" % timeout)
+        if failure:
+            self._thread.join()
+            self._thread = self._loop = None
+            raise BrokerError("the embedded broker did not start on %s:%d: %s"
+                              % (self.host, self.port, failure[0]))
+
+    async def _start_broker(self) -> Broker:
+        broker = _Broker(self.config())
+        await broker.start()
+        return broker
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the broker, disconnecting its clients."""
+        thread, loop, broker = self._thread, self._loop, self._broker
+        self._thread = self._loop = self._broker = None
+        if thread is None or loop is None:
+            return
+        if broker is not None and thread.is_alive():
+            future = asyncio.run_coroutine_threadsafe(broker.stop_within(timeout / 2), loop)
+            try:
+                future.result(timeout)
+            except Exception as error:            # stopping anyway; say why it was not clean
+                log.warning("the embedded broker did not shut down cleanly: %r", error)
+            loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout)
+
+
+class _Snapshots(dict):
+    """amqtt's table of subscriptions, walked over copies: amqtt awaits (the delivery checks)
+    while it walks the table, and a client subscribing or leaving meanwhile ended the walk
+    with "dictionary changed size during iteration" -- and the message with it."""
+
+    def __iter__(self):
+        return iter(list(dict.keys(self)))
+
+    def items(self):
+        return [(key, list(value)) for key, value in dict.items(self)]
+
+
+class _Broker(Broker):
+    """amqtt's broker, delivering every message while clients come and go, dropping clients
+    gone silent, and sending retained messages only where they belong."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._subscriptions = _Snapshots()
+
+    async def stop_within(self, seconds: float) -> None:
+        """amqtt's shutdown, given `seconds`; whatever becomes of it, the port is let go, so
+        that a restart can listen on it again."""
+        try:
+            await asyncio.wait_for(self._close_then_shutdown(), seconds)
+        except Exception as error:                  # reported, and the port freed anyway
+            log.warning("the embedded broker did not shut down cleanly: %r", error)
+        finally:
+            for server in self._servers.values():
+                if server.instance is not None:
+                    server.instance.close()
+
+    async def _close_then_shutdown(self) -> None:
+        # amqtt stops each client by cancelling its reader; under Python 3.11 a cancellation
+        # that meets an arriving packet is lost (asyncio.wait_for), and the shutdown waits a
+        # keep-alive for that reader. Closing the connections first ends every reader at once.
+        for _session, handler in list(self._sessions.values()):
+            if handler is not None and handler.writer is not None:
+                await handler.writer.close()
+        await self.shutdown()
+
+    async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,
+                                     handler: Any, server: Any, listener_name: str) -> None:
+        # amqtt's broker never drops a client gone silent (its handler ignores the keep-alive
+        # timeout): a table whose network vanished without closing the connection would stay
+        # "online" for ever. As MQTT (and Mosquitto) has it, one and a half keep-alives of
+        # silence end the connection, and the will goes out.
+        if client_session.keep_alive > 0:
+            client_session.keep_alive = math.ceil(client_session.keep_alive * 1.5)
+
+            def silent() -> None:
+                asyncio.ensure_future(handler.handle_connection_closed())
+            handler.handle_read_timeout = silent
+        await super()._handle_client_session(reader, writer, client_session, handler, server,
+                                             listener_name)
+
+    async def _publish_retained_messages_for_subscription(self, subscription: tuple[str, int],
+                                                          session: Any) -> None:
+        # amqtt calls this when `session` subscribes to a filter, and when any client connects
+        # for every filter anyone has subscribed to: only the session's own subscriptions
+        # count, at the QoS it was granted, and only for topics it may read.
+        topic_filter = subscription[0]
+        granted = [qos for subscriber, qos in self._subscriptions.get(topic_filter, ())
+                   if subscriber.client_id == session.client_id]
+        handler = self._get_handler(session)
+        if not granted or handler is None:
+            return
+        sends = []
+        for topic, retained in list(self._retained_messages.items()):
+            if (self._matches(topic, topic_filter)
+                    and await self._topic_filtering(session, topic, Action.RECEIVE)):
+                qos = min(granted[0], retained.qos or 0)
+                sends.append(asyncio.ensure_future(
+                    handler.mqtt_publish(retained.topic, retained.data, qos, retain=True)))
+        if sends:
+            await asyncio.wait(sends)
+
+
+class CredentialsCheck(BaseAuthPlugin):
+    """amqtt plugin: a user gets in with its own password, and with a will only on a topic it
+    may write."""
+
+    @dataclass
+    class Config:
+        credentials: Any = None
+
+    async def authenticate(self, *, session: Any) -> bool:
+        credentials: Credentials = self.config.credentials
+        username, given = session.username, session.password
+        if username is None or given is None or username not in credentials.users():
+            return False
+        if isinstance(given, bytes):
+            given = given.decode("utf-8", "replace")
+        if not hmac.compare_digest(given.encode("utf-8"),
+                                   credentials.password(username).encode("utf-8")):
+            return False
+        if session.will_flag and not credentials.allows(username, "write", session.will_topic):
+            self.context.logger.warning("%s may not leave a will on %s", username,
+                                        session.will_topic)
+            return False
+        return True
+
+
+class AccessRules(BaseTopicPlugin):
+    """amqtt plugin: what each user may publish, subscribe to and receive
+    (`Credentials.allows`)."""
+
+    @dataclass
+    class Config:
+        credentials: Any = None
+
+    ACCESS = {Action.PUBLISH: "write", Action.SUBSCRIBE: "subscribe", Action.RECEIVE: "read"}
+
+    async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
+                              action: Action | None = None) -> bool:
+        if session is None or topic is None or action not in self.ACCESS:
+            return False
+        return self.config.credentials.allows(session.username, self.ACCESS[action], topic)
+
+
+class RetainedFile(BasePlugin):
+    """amqtt plugin: the retained messages kept in a JSON file, put back at start.
+
+    Writes are gathered for a moment (`DELAY`) so that a busy event does not rewrite the
+    file for every state message; a crash loses at most that moment, which the tables
+    publish again when they reconnect."""
+
+    DELAY = 0.2
+
+    @dataclass
+    class Config:
+        path: str = ""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context)
+        self._kept: dict[str, tuple[bytes, int]] = {}
+        self._pending: asyncio.TimerHandle | None = None
+
+    async def on_broker_post_start(self) -> None:
+        path = Path(self.config.path)
+        if not path.exists():
+            return
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            for topic, (data, qos) in stored.items():
+                self._kept[topic] = (base64.b64decode(data), int(qos))
+        except (ValueError, TypeError) as error:
+            self.context.logger.error("%s: retained messages unreadable, starting without: %s",
+                                      path, error)
+            self._kept.clear()
+        for topic, (data, qos) in self._kept.items():
+            self.context.retained_messages[topic] = RetainedApplicationMessage(None, topic, data, qos)
+
+    async def on_broker_retained_message(self, *, client_id: str | None,
+                                         retained_message: RetainedApplicationMessage) -> None:
+        if client_id is not None:        # kept for one offline session, not for the topic
+            return
+        if retained_message.data:
+            self._kept[retained_message.topic] = (bytes(retained_message.data),
+                                                  retained_message.qos or 0)
+        else:
+            self._kept.pop(retained_message.topic, None)
+        if self._pending is None:
+            self._pending = asyncio.get_running_loop().call_later(self.DELAY, self._write)
+
+    async def on_broker_post_shutdown(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._write()
+
+    def _write(self) -> None:
+        self._pending = None
+        stored = {topic: [base64.b64encode(data).decode("ascii"), qos]
+                  for topic, (data, qos) in self._kept.items()}
+        write_private(self.config.path, json.dumps(stored).encode("utf-8"))

@@ -1,0 +1,362 @@
+"""`layli tournament demo`: a whole event on one laptop, with simulated boards and players.
+
+    event = DemoEvent(directory, tables=8, rounds=5)      # a broker, the server, 8 tables
+    summary = event.run()                                 # every round, to the last result
+
+Every table is a simulated board (`simulator.board_io.SimulatedBoardIO`: seeds, load cells,
+players who follow the LEDs) driven by the same controller as a real board -- `Runner`,
+`TableAgent` and `TableLink` over MQTT -- so the demo exercises what an event runs. The
+players play the moves a seeded searcher picks for them, shown on the board as a hint (their
+strength in search nodes comes from their rating); the seed is the game's id and the ply, so
+a game is the same whatever the timing, the faults or the machine. A run with faults must
+therefore end with the same standings as one without: `FaultPlan` cuts a table's power in the
+middle of a game, restarts the broker and restarts the server, each at a round of its own.
+
+The boards run on simulated time; `speed` is simulated seconds per real second (0: as fast
+as the machine goes). At speed 0 a 2 x 6 game takes about half a second of one core.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import shutil
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.ai import Searcher
+from controller.hardware.profile import load as load_profile
+from controller.rules import Game
+from controller.runner import Runner, open_session
+from controller.sensing import Calibration
+from controller.tournament.agent import TableAgent
+from controller.tournament.broker import EmbeddedBroker, Mosquitto
+from controller.tournament.credentials import Credentials
+from controller.tournament.server import TournamentServer, standings_rows
+from controller.tournament.store import Store
+from controller.tournament.table import TableLink
+from simulator.board_io import SimulatedBoardIO
+
+log = logging.getLogger(__name__)
+
+EVENT = "demo"
+VARIANT = "layli-goobalay"
+PROFILE = "pi-direct-2x6"
+# names for the demo's players (Somali given names), each with a made-up rating
+NAMES = ("Ayaan", "Hodan", "Warsame", "Faadumo", "Cali", "Xaliimo", "Maxamed", "Sahra",
+         "Abdi", "Ifrah", "Guuleed", "Nimco", "Jaamac", "Ubax", "Barkhad", "Deeqa",
+         "Mukhtaar", "Idil", "Shire", "Hibo", "Yuusuf", "Qamar", "Cawil", "Ruun",
+         "Bashiir", "Ladan", "Dhuux", "Sagal", "Farax", "Nasteexo", "Xirsi", "Ayan")
+SLOWEST_NODES = 60          # the weakest player's search: a few plies
+STRONGEST_NODES = 1500      # the strongest's: tens of milliseconds a move
+
+
+def demo_players(count: int, seed: int = 1) -> list[tuple[str, int]]:
+    """`count` (name, rating) pairs: the names above, numbered after the first lap."""
+    rng = random.Random(seed)
+    players = []
+    for index in range(count):
+        name = NAMES[index % len(NAMES)]
+        if index >= len(NAMES):
+            name += " %d" % (index // len(NAMES) + 1)
+        players.append((name, rng.randrange(1200, 2200, 5)))
+    return players
+
+
+def nodes_for(rating: int) -> int:
+    """A player's search budget: 60 nodes at 1200, 1500 at 2200, geometric in between."""
+    share = min(max((rating - 1200) / 1000, 0.0), 1.0)
+    return round(SLOWEST_NODES * (STRONGEST_NODES / SLOWEST_NODES) ** share)
+
+
+def move_seed(game: str, ply: int) -> int:
+    """The seed of the search for ply `ply` of `game`: the same on every run."""
+    return zlib.crc32(("%s#%d" % (game, ply)).encode("utf-8")) or 1
+
+
+class SimulatedTable:
+    """A simulated board and its controller, as table `table_id` of the event at `url`.
+    `strength(name)` is a player's search budget in nodes."""
+
+    def __init__(self, table_id: str, url: str, password: str, directory: Path,
+                 strength: Callable[[str], int], seed: int = 0) -> None:
+        self.table_id = table_id
+        self.url = url
+        self.password = password
+        self.directory = directory / table_id
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.strength = strength
+        self.profile = load_profile(PROFILE)
+        self.layout = self.profile.led_layout()
+        start = Game(VARIANT)
+        self.io = SimulatedBoardIO(start.rules.n, start.setup, "counting", self.layout.count,
+                                   seed)
+        self.io.attach()
+        self.max_count = sum(start.setup)
+        self.powered = False
+        self.power_on()
+
+    def power_on(self) -> None:
+        """The controller starts (the first time, or after a power cut): the journal
+        resumed, a new link to the broker, the agent's memory read back."""
+        journal = self.directory / "journal.jsonl"
+
+        def new_session(variant: str, options: dict):
+            return open_session(journal, variant, options or None, "counting")
+
+        session = new_session(VARIANT, {})
+        # as `layli run` does: each cell's zero is kept at every move, and a controller that
+        # restarts starts from it (the cells drift: the first calibration is hours old)
+        kept = self.directory / "calibration.json"
+        calibration = (Calibration.from_json(kept.read_text(encoding="utf-8"))
+                       if kept.exists() else self.io.calibration)
+        self.runner = Runner(self.io, session, self.layout, "counting", calibration,
+                             now_ms=self.io.now_ms, max_count=self.max_count,
+                             calibration_path=kept)
+        self.link = TableLink(self.table_id, self.url, self.table_id, self.password,
+                              self.directory, firmware="simulated",
+                              reconnect_delay=(0.2, 2.0), resend_every=5.0)
+        self.agent = TableAgent(self.runner, self.link, self.directory, new_session)
+        self.powered = True
+
+    def power_cut(self) -> None:
+        """The controller loses power: no goodbye to the broker (its will says offline), the
+        journal and the kept result stay on disk, the seeds stay in their pits."""
+        self.link.abandon()
+        self.runner.session.storage.close()
+        self.powered = False
+
+    def close(self) -> None:
+        if self.powered:
+            self.link.close()
+            self.runner.session.storage.close()
+            self.powered = False
+
+    @property
+    def busy(self) -> bool:
+        """Whether a game is being played here (assigned, not yet reported)."""
+        return self.powered and self.agent.game is not None and not self.agent.reported
+
+    def step(self) -> None:
+        """One step of the board's loop; the player to move is shown the move they choose."""
+        if not self.powered:
+            return
+        self.runner.step()
+        self.agent.step()
+        session = self.runner.session
+        guide, game = session.guide, session.game
+        if (self.agent.game is not None and not game.over and guide.phase == "await"
+                and guide.hint is None):
+            name = self.runner.players[game.to_move]
+            searcher = Searcher("strongest", seed=move_seed(self.agent.game, len(game.moves)),
+                                nodes=self.strength(name))
+            guide.show_hint(searcher.choose(game))
+
+
+@dataclass
+class FaultPlan:
+    """Which round each fault strikes (0: never), and how long a table stays without power
+    (simulated seconds). Each strikes once, when the round's games are under way."""
+
+    table_off_round: int = 2
+    table_off_seconds: float = 20.0
+    broker_restart_round: int = 3
+    server_restart_round: int = 4
+    done: list[str] = field(default_factory=list)
+
+
+class DemoEvent:
+    """A simulated event in `directory`: `tables` tables, twice as many players, a Swiss of
+    `rounds` rounds (or round robin), over Mosquitto (`broker="mosquitto"`) or the embedded
+    broker. `speed`: simulated seconds per real second (0: flat out)."""
+
+    def __init__(self, directory: str | Path, tables: int, rounds: int, *,
+                 broker: str = "embedded", system: str = "swiss", speed: float = 0.0,
+                 faults: FaultPlan | None = None, seed: int = 1,
+                 on_server: Callable[[TournamentServer], None] | None = None) -> None:
+        if tables < 1:
+            raise ValueError("a demo needs at least 1 table, not %d" % tables)
+        if rounds < 1:
+            raise ValueError("a demo needs at least 1 round, not %d" % rounds)
+        if broker not in ("embedded", "mosquitto"):
+            raise ValueError("broker must be embedded or mosquitto, not %r" % (broker,))
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.table_ids = ["table-%d" % number for number in range(1, tables + 1)]
+        self.rounds = rounds
+        self.speed = speed
+        self.faults = faults
+        self.on_server = on_server
+        self.database = self.directory / "event.sqlite"
+        store = Store(self.database)
+        store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
+        self.ratings: dict[str, int] = {}
+        for name, rating in demo_players(2 * tables, seed):
+            store.register(name, rating)
+            self.ratings[name] = rating
+        for table in self.table_ids:
+            store.add_table(table)
+        store.close()
+        self.credentials = Credentials.generate(EVENT, self.table_ids)
+        self.credentials.save(self.directory / "credentials.json")
+        if broker == "mosquitto":
+            self.broker: Mosquitto | EmbeddedBroker = Mosquitto(
+                self.directory / "mosquitto", credentials=self.credentials)
+        else:
+            self.broker = EmbeddedBroker(self.directory / "broker",
+                                         credentials=self.credentials)
+        self.server: TournamentServer | None = None
+        self.tables: list[SimulatedTable] = []
+
+    # --- the parts --------------------------------------------------------------------------
+
+    def start_server(self) -> TournamentServer:
+        credentials = self.credentials
+        server = TournamentServer(Store(self.database), self.broker.url,
+                                  credentials.server_user, credentials.server_password,
+                                  auto_pair=True)
+        server.start()
+        self.server = server
+        if self.on_server is not None:
+            self.on_server(server)
+        return server
+
+    def stop_server(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server.store.close()
+            self.server = None
+
+    def strength(self, name: str) -> int:
+        return nodes_for(self.ratings[name])
+
+    # --- the event --------------------------------------------------------------------------
+
+    def run(self, timeout: float = 3600.0) -> dict[str, Any]:
+        """Play every round to its last result; the summary (`summary()`)."""
+        self.broker.start()
+        try:
+            server = self.start_server()
+            self.tables = [SimulatedTable(table, self.broker.url,
+                                          self.credentials.password(table), self.directory,
+                                          self.strength, seed=number)
+                           for number, table in enumerate(self.table_ids, 1)]
+            server.pair_next_round()
+            self._play(timeout)
+            return self.summary()
+        finally:
+            for table in self.tables:
+                table.close()
+            self.stop_server()
+            self.broker.stop()
+
+    def _play(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        start, start_ms = time.monotonic(), self._now_ms()
+        off: tuple[SimulatedTable, int] | None = None      # a table without power, until when
+        while not self._finished():
+            if time.monotonic() > deadline:
+                raise TimeoutError("the demo did not finish within %g s: %s" % (
+                    timeout, self._progress()))
+            for table in self.tables:
+                table.step()
+            if self.faults is not None:
+                off = self._strike(off)
+            if self.speed:
+                ahead = (self._now_ms() - start_ms) / 1000 / self.speed - (
+                    time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)
+            elif not any(table.busy for table in self.tables):
+                time.sleep(0.01)        # waiting for the server: acks, the next round
+
+    def _now_ms(self) -> int:
+        return max(table.io.now_ms() for table in self.tables) if self.tables else 0
+
+    def _strike(self, off: tuple[SimulatedTable, int] | None) -> tuple[SimulatedTable, int] | None:
+        """Make the fault plan's faults happen, each once, half-way through its round."""
+        plan = self.faults
+        assert plan is not None
+        if off is not None and self._now_ms() >= off[1]:     # its own clock stands still
+            off[0].power_on()
+            plan.done.append("table %s back" % off[0].table_id)
+            off = None
+        store = self._store_view()
+        if store is None:
+            return off
+        number, playing, total = store
+        if not total or playing * 2 > total:
+            return off              # not yet half-way through this round's games
+        if number == plan.table_off_round and "table off" not in plan.done:
+            busy = [table for table in self.tables if table.busy and
+                    len(table.runner.session.game.moves) >= 2]
+            if busy:
+                table = busy[0]
+                table.power_cut()
+                plan.done.append("table off")
+                log.info("fault: %s loses power in round %d", table.table_id, number)
+                return (table, self._now_ms() + int(plan.table_off_seconds * 1000))
+        if number == plan.broker_restart_round and "broker restart" not in plan.done:
+            plan.done.append("broker restart")
+            log.info("fault: the broker restarts in round %d", number)
+            self.broker.restart()
+        if number == plan.server_restart_round and "server restart" not in plan.done:
+            plan.done.append("server restart")
+            log.info("fault: the server restarts in round %d", number)
+            self.stop_server()
+            self.start_server()
+        return off
+
+    def _store_view(self) -> tuple[int, int, int] | None:
+        """(the latest round, its games still being played, its games at tables)."""
+        if self.server is None:
+            return None
+        store = self.server.store
+        number = store.last_round()
+        rows = [row for row in store.games(number) if row.table is not None]
+        return number, sum(row.result is None for row in rows), len(rows)
+
+    def _finished(self) -> bool:
+        if self.server is None:
+            return False
+        store = self.server.store
+        return store.last_round() == self.rounds and self.server.round_complete() and not any(
+            table.busy for table in self.tables)
+
+    def _progress(self) -> str:
+        view = self._store_view()
+        if view is None:
+            return "the server is down"
+        stuck = ["%s %s (%s, ply %d)" % (table.table_id, table.agent.game,
+                                          table.runner.session.guide.phase,
+                                          len(table.runner.session.game.moves))
+                 for table in self.tables if table.busy]
+        return "round %d, %d of %d games still playing: %s" % (view + ("; ".join(stuck),))
+
+    def summary(self) -> dict[str, Any]:
+        """{"games", "results_recorded", "duplicates", "rejected", "standings", "faults"}."""
+        store = Store(self.database)
+        try:
+            games = [row for row in store.games() if row.table is not None]
+            snapshot = standings_rows(store)
+            duplicates = sum(row.duplicates for row in games)
+            rejected = sum(store.rejected_counts().values())
+        finally:
+            store.close()
+        return {"games": len(games),
+                "results_recorded": sum(row.result is not None for row in games),
+                "duplicates": duplicates, "rejected": rejected, "standings": snapshot,
+                "faults": list(self.faults.done) if self.faults is not None else []}
+
+
+def temporary_directory() -> Path:
+    return Path(tempfile.mkdtemp(prefix="layli-demo-"))
+
+
+def remove(directory: Path) -> None:
+    shutil.rmtree(directory, ignore_errors=True)

@@ -1,0 +1,431 @@
+"""The tournament server: results from the boards, pairings, standings, the live feed (host-only).
+
+    store = Store("club-night.sqlite")
+    server = TournamentServer(store, "mqtt://127.0.0.1:1883", "server", password)
+    server.start()                   # subscribes to every table
+    server.pair_next_round()         # pairs, assigns tables, tells each table its game
+    ...                              # results arrive from the boards by themselves
+    server.stop()
+
+Everything a table sends arrives on paho's network thread and is handled there, in this order:
+`messages.validate` checks its form; the table must be one of the event's; a result must be for
+the game the table was given, and its record, replayed by the rules engine, must give the
+points and seeds it claims and name the assigned players and variant. Whatever fails is
+rejected: logged, counted, kept in the store for the arbiter, and nothing else changes. A
+result that passes is recorded in one SQLite transaction keyed by the game (a copy of one
+recorded already is a duplicate, counted and acknowledged again), and the table is sent its ack.
+
+The live feed (`self.live`, a `controller.web.companion.Publisher`) holds the latest of each of
+these, as JSON, for the live pages: "event" (settings and counters), "pairings", "standings",
+and "table/<id>" for every table (presence, status, its board, the last move).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.rules.match import Match
+from controller.rules.record import read as read_record
+from controller.rules.variants import RulesError, get_variant, resolve_options
+from controller.tournament import messages
+from controller.tournament.messages import DELIVERY, Message, MessageError
+from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
+from controller.tournament.pairing import round_robin, swiss_round
+from controller.tournament.standings import standings
+from controller.tournament.store import GameRow, ResultConflict, Store, StoreError
+from controller.tournament.table import broker_address
+from controller.web.companion import Publisher
+
+log = logging.getLogger(__name__)
+
+# a table's status as the store keeps it, from what its state message says
+STORE_STATUS = {"idle": "online", "finished": "online", "playing": "playing", "fault": "fault"}
+
+
+class RecordMismatch(ValueError):
+    """A result whose record does not give what the result claims; the text says what."""
+
+
+def result_of_record(text: str, variant: str, options: dict[str, Any],
+                     players: tuple[str, str]) -> Result:
+    """Replay a game or match record with the rules engine and return its result: South's
+    points and each side's seeds (a game's final scores; a match's holdings at its end).
+    RecordMismatch when it is not a finished game of `variant` with `options` between
+    `players` (South, North)."""
+    try:
+        item, tags = read_record(text)
+    except RulesError as error:
+        raise RecordMismatch("the record cannot be read: %s" % error) from None
+    rules = item.rules
+    if rules.name != variant or rules.options != resolve_options(get_variant(variant), options):
+        raise RecordMismatch("the record is of %s %s, not the event's %s %s" % (
+            rules.name, " ".join(rules.option_texts()) or "(default options)", variant,
+            options or "(default options)"))
+    named = (tags[0].get("South"), tags[0].get("North"))
+    if named != tuple(players):
+        raise RecordMismatch("the record's players are %s and %s, not %s and %s" % (
+            named + tuple(players)))
+    if isinstance(item, Match):
+        if not item.over:
+            raise RecordMismatch("the match in the record is not over")
+        seeds = item.holdings
+        winner = item.winner
+    else:
+        if not item.over:
+            raise RecordMismatch("the game in the record is not over")
+        seeds = item.scores
+        winner = item.winner()
+    points = DRAW if winner is None else SOUTH_WIN if winner == 0 else NORTH_WIN
+    return Result(points, seeds[0], seeds[1])
+
+
+class TournamentServer:
+    """The event in `store`, served over the broker at `url` as `username` (the server's
+    credentials). `auto_pair`: pair the next round as soon as every result of the current one
+    is in (a demo; at a real event the arbiter decides when)."""
+
+    def __init__(self, store: Store, url: str, username: str | None = None,
+                 password: str | None = None, *, auto_pair: bool = False,
+                 clock: Callable[[], float] = time.time, keepalive: int = 15,
+                 publisher: Publisher | None = None) -> None:
+        self.store = store
+        self.auto_pair = auto_pair
+        self.clock = clock
+        self.counters: Counter[str] = Counter()
+        self.live = publisher if publisher is not None else Publisher(first={"type": "hello"})
+        self._lock = threading.RLock()      # pairing and recording, one at a time
+        self._tables: dict[str, dict[str, Any]] = {}    # the live view of each table
+        self._connected = threading.Event()
+        host, port, tls = broker_address(url)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-server",
+                             clean_session=True, protocol=mqtt.MQTTv311)
+        if username is not None:
+            client.username_pw_set(username, password)
+        if tls:
+            client.tls_set()
+        client.reconnect_delay_set(0.5, 10.0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+        self._address = (host, port, keepalive)
+        for row in store.tables():
+            self._tables[row.id] = {"type": "table", "table": row.id, "presence": "offline",
+                                    "status": row.status if row.status != "online" else "offline",
+                                    "state": None, "last_move": None, "at": row.seen_at}
+        self._publish_all()
+
+    # --- running ----------------------------------------------------------------------------
+
+    def start(self, wait: float | None = 10.0) -> None:
+        """Connect (paho's thread keeps the connection: it reconnects by itself); with `wait`,
+        wait that long for the broker to accept, or raise TimeoutError."""
+        host, port, keepalive = self._address
+        self._client.connect_async(host, port, keepalive=keepalive)
+        self._client.loop_start()
+        if wait is not None and not self._connected.wait(wait):
+            raise TimeoutError("the broker at %s:%d did not accept the server within %g s"
+                               % (host, port, wait))
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._connected.clear()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any) -> None:
+        if reason_code.is_failure:
+            log.error("the broker refused the server: %s", reason_code)
+            return
+        client.subscribe([(messages.topic_filter(kind), DELIVERY[kind].qos)
+                          for kind in messages.TABLE_KINDS])
+        self._connected.set()
+        self._announce_round()          # retained already; again in case the broker lost them
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        self._connected.clear()
+        log.warning("the broker went away (%s); reconnecting", reason_code)
+
+    # --- what arrives -----------------------------------------------------------------------
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, incoming: mqtt.MQTTMessage) -> None:
+        if not incoming.payload:
+            return                      # a retained message being cleared
+        self.counters["received"] += 1
+        try:
+            self.handle(incoming.topic, incoming.payload)
+        except Exception:               # paho's thread must live on: say so, drop the message
+            log.exception("handling %s failed", incoming.topic)
+            self.counters["errors"] += 1
+
+    def handle(self, topic: str, payload: bytes) -> bool:
+        """Handle one message from a table; False when it was rejected."""
+        try:
+            message = messages.validate(topic, payload)
+            if message.kind not in messages.TABLE_KINDS:
+                raise MessageError("%s: a table does not send %s messages" % (topic, message.kind))
+            if message.table not in self._tables:
+                raise MessageError("%s: %s is not a table of this event" % (topic, message.table))
+            with self._lock:
+                getattr(self, "_" + message.kind)(message)
+        except (MessageError, RecordMismatch, StoreError) as error:
+            self._reject(topic, error, payload)
+            return False
+        return True
+
+    def _reject(self, topic: str, error: Exception, payload: bytes) -> None:
+        reason = type(error).__name__
+        if isinstance(error, ResultConflict):
+            reason = "conflict"
+        self.counters["rejected"] += 1
+        self.counters["rejected " + reason] += 1
+        log.warning("rejected %s: %s", topic, error)
+        try:
+            self.store.log_rejected(topic, reason, payload[:1000], str(error))
+        except StoreError:
+            log.exception("could not keep the rejected message")
+        self._publish_event()
+
+    def _presence(self, message: Message) -> None:
+        fields = message.fields
+        view = self._tables[message.table]
+        view["presence"] = fields["status"]
+        if fields["status"] == "offline":
+            view["status"] = "offline"
+        elif view["status"] == "offline":
+            state = view["state"]
+            view["status"] = STORE_STATUS[state["status"]] if state else "online"
+        view["at"] = fields["at"]
+        self.store.set_table_status(message.table, view["status"], self.clock())
+        self._publish_table(message.table)
+
+    def _state(self, message: Message) -> None:
+        fields = dict(message.fields)
+        del fields["v"], fields["table"]
+        view = self._tables[message.table]
+        view["state"] = fields
+        if view["presence"] != "offline" or view["status"] != "offline":
+            view["presence"] = "online"
+            view["status"] = STORE_STATUS[fields["status"]]
+        view["at"] = fields["at"]
+        self.store.set_table_status(message.table, view["status"], self.clock())
+        game = fields["game"]
+        if fields["status"] == "playing" and game is not None:
+            try:
+                if self.store.mark_playing(game):
+                    self._publish_pairings()
+            except StoreError:
+                pass                    # a game the table was not given: its result will say
+        self._publish_table(message.table)
+
+    def _move(self, message: Message) -> None:
+        fields = message.fields
+        view = self._tables[message.table]
+        view["last_move"] = {"game": fields["game"], "ply": fields["ply"],
+                             "move": fields["move"], "at": fields["at"]}
+        self._publish_table(message.table)
+
+    def _result(self, message: Message) -> None:
+        fields = message.fields
+        row = self._assigned_game(message.table, fields["game"])
+        event = self.store.event()
+        players = self._names()
+        claimed = Result(fields["south_points"], fields["south_seeds"], fields["north_seeds"])
+        replayed = result_of_record(fields["record"], event.variant, event.options, (
+            players[row.pairing.south], players[row.pairing.north]))
+        if replayed != claimed:
+            raise RecordMismatch("the result claims %s, the record gives %s" % (
+                _result_words(claimed), _result_words(replayed)))
+        if self.store.record_result(row.id, claimed, fields["record"], "board"):
+            self.counters["recorded"] += 1
+            log.info("result of %s (%s): %s", row.id, message.table, _result_words(claimed))
+        else:
+            self.counters["duplicates"] += 1
+        self._send(message.table, "ack", messages.ack(message.table, row.id))
+        self._publish_pairings()
+        self._publish_standings()
+        self._publish_event()
+        if self.auto_pair and self.round_complete() and self.store.last_round() < event.rounds:
+            self.pair_next_round()
+
+    def _assigned_game(self, table: str, game: str) -> GameRow:
+        """The game `table` was given as `game`, or MessageError."""
+        try:
+            row = self.store.game(game)
+        except StoreError:
+            raise MessageError("%s sent a result for %s, a game this event does not have"
+                               % (table, game)) from None
+        if row.table != table:
+            raise MessageError("%s sent a result for %s, which is played at %s" % (
+                table, game, row.table or "no table (a bye)"))
+        return row
+
+    # --- the arbiter's side -----------------------------------------------------------------
+
+    def round_complete(self) -> bool:
+        """Whether every game of the latest round has a result (True before round 1)."""
+        return all(row.result is not None for row in self.store.games(self.store.last_round()))
+
+    def pair_next_round(self) -> list[Pairing]:
+        """Pair the next round, give its games to the tables (top board on the first table),
+        record it and tell every table what it plays. StoreError or ValueError say why not."""
+        with self._lock:
+            store = self.store
+            event = store.event()
+            number = store.last_round() + 1
+            if number > event.rounds:
+                raise StoreError("all %d rounds are paired" % event.rounds)
+            if number == 1:
+                store.fix_numbers()
+            if event.system == "round-robin":
+                pairings = round_robin(store.players())[number - 1]
+            else:
+                withdrawn = store.withdrawals()
+                absent = [player for player, since in withdrawn.items() if since <= number]
+                pairings = swiss_round(store.players(), store.history(), number,
+                                       total_rounds=event.rounds, absent=absent,
+                                       bye_points=event.bye_points)
+            boards = [pairing.board for pairing in pairings if not pairing.is_bye]
+            tables = sorted(self._tables, key=_natural)
+            if len(tables) < len(boards):
+                raise StoreError("round %d has %d games and the event %d tables: register "
+                                 "more tables" % (number, len(boards), len(tables)))
+            store.add_round(number, pairings, dict(zip(boards, tables)))
+            log.info("round %d paired: %d games", number, len(boards))
+        self._announce_round()
+        self._publish_pairings()
+        self._publish_event()
+        return pairings
+
+    def confirm(self, game: str, arbiter: str) -> None:
+        """The arbiter confirms a board's result."""
+        self.store.confirm(game, arbiter)
+        self._publish_pairings()
+
+    def correct(self, game: str, result: Result, arbiter: str, reason: str) -> None:
+        """The arbiter sets a game's result (kept with the old one, who and why)."""
+        with self._lock:
+            self.store.correct(game, result, arbiter, reason)
+        self._publish_pairings()
+        self._publish_standings()
+        if self.auto_pair and self.round_complete() and \
+                self.store.last_round() < self.store.event().rounds:
+            self.pair_next_round()
+
+    def _announce_round(self) -> None:
+        """Tell every table what it plays in the latest round (retained)."""
+        store = self.store
+        event = store.event()
+        number = store.last_round()
+        games = {row.table: row for row in store.games(number) if row.table is not None}
+        names = self._names()
+        for table in self._tables:
+            row = games.get(table)
+            if row is None:
+                payload = messages.assignment(table, None, number, 0, event.variant,
+                                              event.options, ["", ""], event.name)
+            else:
+                pairing = row.pairing
+                payload = messages.assignment(
+                    table, row.id, number, pairing.board, event.variant, event.options,
+                    [names[pairing.south], names[pairing.north]], event.name)
+            self._send(table, "assignment", payload)
+
+    def _send(self, table: str, kind: str, payload: bytes) -> None:
+        delivery = DELIVERY[kind]
+        self._client.publish(messages.topic(table, kind), payload, qos=delivery.qos,
+                             retain=delivery.retain)
+
+    def _names(self) -> dict[int, str]:
+        return {player.number: player.name for player in self.store.players()}
+
+    # --- the live feed ----------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the live pages show, as one dict (also `GET /api/live`)."""
+        tables = {table: dict(view) for table, view in self._tables.items()}
+        return {"event": self._event_view(), "pairings": self._pairings_view(),
+                "standings": self._standings_view(), "tables": tables}
+
+    def _publish_all(self) -> None:
+        self._publish_event()
+        self._publish_pairings()
+        self._publish_standings()
+        for table in self._tables:
+            self._publish_table(table)
+
+    def _publish_table(self, table: str) -> None:
+        self.live.publish(self._tables[table], "table/" + table)
+
+    def _publish_event(self) -> None:
+        self.live.publish(self._event_view(), "event")
+
+    def _publish_pairings(self) -> None:
+        self.live.publish(self._pairings_view(), "pairings")
+
+    def _publish_standings(self) -> None:
+        self.live.publish(self._standings_view(), "standings")
+
+    def _event_view(self) -> dict[str, Any]:
+        event = self.store.event()
+        return {"type": "event", "name": event.name, "variant": event.variant,
+                "options": event.options, "system": event.system, "rounds": event.rounds,
+                "format": event.match_format, "round": self.store.last_round(),
+                "counters": dict(self.counters)}
+
+    def _pairings_view(self) -> dict[str, Any]:
+        names = self._names()
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for row in self.store.games():
+            pairing, result = row.pairing, row.result
+            rounds.setdefault(pairing.round, []).append({
+                "game": row.id, "board": pairing.board, "table": row.table,
+                "south": names[pairing.south],
+                "north": None if pairing.is_bye else names[pairing.north],
+                "status": row.status, "source": row.source,
+                "result": None if result is None else _result_words(result, pairing.is_bye)})
+        return {"type": "pairings",
+                "rounds": [{"round": number, "games": games}
+                           for number, games in sorted(rounds.items())]}
+
+    def _standings_view(self) -> dict[str, Any]:
+        return {"type": "standings", "tiebreaks": list(self.store.event().tie_breaks),
+                "rows": standings_rows(self.store)}
+
+
+def standings_rows(store: Store) -> list[dict[str, Any]]:
+    """The standings of the event in `store`, best first, as plain dicts."""
+    event = store.event()
+    rows = standings(store.players(), store.history(), event.bye_points, event.tie_breaks)
+    return [{"rank": row.rank, "number": row.player.number, "name": row.player.name,
+             "points": row.points, "games": row.games, "wins": row.wins, "draws": row.draws,
+             "losses": row.losses, "buchholz": row.buchholz,
+             "sonneborn_berger": row.sonneborn_berger, "seed_difference": row.seed_difference,
+             "direct_encounter": row.direct_encounter} for row in rows]
+
+
+def _result_words(result: Result, bye: bool = False) -> str:
+    points = {SOUTH_WIN: "1-0", DRAW: "½-½", NORTH_WIN: "0-1"}[result.south_points]
+    if bye:
+        return "bye (%g)" % result.south_points
+    return "%s (%d-%d)" % (points, result.south_seeds, result.north_seeds)
+
+
+def _natural(text: str) -> tuple:
+    """table-2 before table-10."""
+    head = text.rstrip("0123456789")
+    tail = text[len(head):]
+    return (head, int(tail) if tail else -1)

@@ -1,0 +1,170 @@
+// The arbiter's page: the games of a round with their results, confirm and correct, pair the
+// next round, and what the server rejected. What it shows comes from /arbiter/state, fetched
+// again whenever the live feed says the event changed; every action answers with the new state.
+"use strict";
+
+(() => {
+  const {$, make} = Layli;
+  let state = null;
+  let chosen = null;            // the round picked in the list (null: the latest)
+  let fetching = false;
+  let stale = false;
+
+  const WORDS = {1: "1-0", 0.5: "½-½", 0: "0-1"};
+  const resultWords = (result) => result ? WORDS[result.south_points] : "";
+  const seedWords = (result) => result ? `${result.south_seeds}-${result.north_seeds}` : "";
+
+  function say(words) { $("said").textContent = words; $("error").textContent = ""; }
+  function complain(words) { $("error").textContent = words; $("said").textContent = ""; }
+
+  // --- drawing the state ----------------------------------------------------------------------
+
+  function gameRow(game) {
+    const confirm = make("button", {type: "button", "data-action": "confirm",
+                                    disabled: game.status !== "reported"}, "Confirm");
+    confirm.addEventListener("click", () => act("confirm", {game: game.game},
+                                               `board ${game.board}'s result is confirmed`));
+    const correct = make("button", {type: "button", "data-action": "correct",
+                                    disabled: game.bye || !game.result}, "Correct…");
+    correct.addEventListener("click", () => fillForm(game));
+    const by = game.bye ? "" : game.status === "corrected" || game.status === "confirmed"
+      ? game.confirmed_by : game.source === "board" ? "the board" : "";
+    return make("tr", {"data-game": game.game, "class": "game-" + game.status},
+      make("td", {"class": "number"}, String(game.board)),
+      make("td", {}, game.table || "—"),
+      make("td", {}, game.south),
+      make("td", {}, game.bye ? make("em", {}, "bye") : game.north),
+      make("td", {"class": "status"}, game.bye ? "bye"
+        : Layli.GAME_STATUS_WORDS[game.status] || game.status),
+      make("td", {"class": "result"}, game.bye ? Layli.points(game.result.south_points)
+        : resultWords(game.result)),
+      make("td", {"class": "seeds"}, game.bye ? "" : seedWords(game.result)),
+      make("td", {}, by || ""),
+      make("td", {"class": "actions"}, game.bye ? "" : confirm, game.bye ? "" : correct));
+  }
+
+  function show() {
+    $("event-name").textContent = state.event;
+    document.title = "arbiter — " + state.event;
+    $("event-line").textContent = `${state.variant} · ` + (state.latest_round
+      ? `round ${state.latest_round} of ${state.rounds}`
+      : `${state.rounds} rounds, not paired yet`);
+    $("signed-in").textContent = "arbiter: " + state.arbiter;
+    const choice = $("round-choice");
+    if (choice.options.length !== state.latest_round) {
+      choice.replaceChildren(...Array.from({length: state.latest_round},
+        (_, i) => new Option(String(i + 1), String(i + 1))));
+    }
+    choice.value = String(state.round);
+    const waiting = state.games.filter((game) => !game.result).length;
+    $("round-words").textContent = !state.round ? "no round is paired yet"
+      : waiting ? `${waiting} of ${state.games.length} without a result` : "every result is in";
+    $("games").replaceChildren(...state.games.map(gameRow));
+    const pair = $("pair");
+    pair.disabled = !state.can_pair;
+    pair.textContent = state.next_round ? "Pair round " + state.next_round
+      : "Every round is paired";
+    $("pair-words").textContent = state.can_pair || !state.next_round ? ""
+      : `round ${state.latest_round} is not over yet`;
+    // the games that have a result can be corrected (a bye's points are the event's)
+    const select = $("correct-game");
+    const keep = select.value;
+    select.replaceChildren(...state.games.filter((game) => game.result && !game.bye).map(
+      (game) => new Option(`board ${game.board}: ${game.south} – ${game.north}` +
+                           ` (${resultWords(game.result)})`, game.game)));
+    if ([...select.options].some((option) => option.value === keep)) select.value = keep;
+    const counts = Object.entries(state.rejected_counts);
+    $("rejected-counts").textContent = counts.length
+      ? "(" + counts.map(([reason, n]) => `${reason}: ${n}`).join(", ") + ")" : "(none)";
+    $("rejected").replaceChildren(...state.rejected.map((item) => make("tr", {},
+      make("td", {}, Layli.clock(item.at)), make("td", {}, item.topic),
+      make("td", {}, item.reason), make("td", {"class": "detail"}, item.detail))));
+    $("corrections").replaceChildren(...state.corrections.slice().reverse().map((item) =>
+      make("tr", {"data-game": item.game},
+        make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),
+        make("td", {}, `${resultWords(item.old)} (${seedWords(item.old)})`),
+        make("td", {}, `${resultWords(item.new)} (${seedWords(item.new)})`),
+        make("td", {}, item.arbiter), make("td", {}, item.reason))));
+    Layli.arbiterVersion += 1;
+  }
+
+  function fillForm(game) {
+    $("correct-game").value = game.game;
+    const points = String(game.result.south_points);
+    for (const radio of document.querySelectorAll("input[name=points]")) {
+      radio.checked = Number(radio.value) === Number(points);
+    }
+    $("south-seeds").value = game.result.south_seeds;
+    $("north-seeds").value = game.result.north_seeds;
+    $("reason").focus();
+  }
+
+  // --- talking to the server ------------------------------------------------------------------
+
+  async function refresh() {
+    if (fetching) { stale = true; return; }
+    fetching = true;
+    try {
+      const query = chosen ? "?round=" + chosen : "";
+      const answer = await fetch("/arbiter/state" + query, {cache: "no-store"});
+      const body = await answer.json();
+      if (answer.ok) { state = body; show(); } else complain(body.error);
+    } catch (error) {
+      complain("the server did not answer: " + error);
+    } finally {
+      fetching = false;
+      if (stale) { stale = false; refresh(); }
+    }
+  }
+
+  async function act(what, body, done) {
+    try {
+      const answer = await fetch("/arbiter/" + what, {
+        method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(body)});
+      const reply = await answer.json();
+      if (!answer.ok) { complain(reply.error); return false; }
+      state = reply;
+      chosen = state.round === state.latest_round ? null : state.round;
+      show();
+      say(done);
+      return true;
+    } catch (error) {
+      complain("the server did not answer: " + error);
+      return false;
+    }
+  }
+
+  $("pair").addEventListener("click", () => {
+    act("pair", {round: state.next_round}, `round ${state.next_round} is paired`);
+  });
+
+  $("round-choice").addEventListener("change", () => {
+    const round = Number($("round-choice").value);
+    chosen = round === state.latest_round ? null : round;
+    refresh();
+  });
+
+  $("correct").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const points = document.querySelector("input[name=points]:checked");
+    const game = $("correct-game").value;
+    const body = {
+      game: game,
+      south_points: points ? Number(points.value) : null,
+      south_seeds: Number($("south-seeds").value),
+      north_seeds: Number($("north-seeds").value),
+      reason: $("reason").value,
+    };
+    const row = state.games.find((g) => g.game === game);
+    if (await act("correct", body, `board ${row ? row.board : game}'s result is corrected`)) {
+      $("correct").reset();
+    }
+  });
+
+  Layli.arbiterVersion = 0;     // states drawn (for tests)
+  Layli.follow((message) => {
+    // anything that changes what this page shows comes with one of these
+    if (["event", "pairings", "standings"].includes(message.type)) refresh();
+  }, Layli.showConnection);
+})();

@@ -1,0 +1,140 @@
+// A table's board drawn from its state message: the pits with their counts, the Uurs in
+// their owner's colour, the stores with what each side has captured, and whose turn it is.
+// The places sit as on the virtual board (simulator/ui): South's row along the bottom from
+// South's left, North's along the top from North's left (the right as we look), South's store
+// on the right, North's on the left.
+"use strict";
+
+(() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const PIT = 100;              // one pit a column, 100 units wide
+  const SIDES = ["South", "North"];
+
+  function el(tag, attrs, parent) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // places: 0..n-1 South's pits, n..2n-1 North's, 2n South's store, 2n+1 North's
+  function centre(place, n) {
+    if (place === 2 * n) return [(n + 1.5) * PIT, 150];
+    if (place === 2 * n + 1) return [0.5 * PIT, 150];
+    if (place < n) return [(place + 1.5) * PIT, 235];
+    return [(2 * n - place + 0.5) * PIT, 65];
+  }
+
+  // a few stones on the big board, in a sunflower spiral: even, and a stone keeps its spot
+  // as others arrive
+  function stones(group, count, x, y, store) {
+    group.textContent = "";
+    const shown = Math.min(count, store ? 40 : 22);
+    const spread = store ? 28 : 26;
+    for (let i = 0; i < shown; i++) {
+      const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
+      const a = i * 2.39996;
+      el("circle", {"class": "stone", cx: x + r * Math.cos(a),
+                    cy: y + (store ? 3.2 : 1) * r * Math.sin(a), r: 6.5}, group);
+    }
+  }
+
+  class Board {
+    // `svg`: an <svg> element to draw in; `big`: pit names and stones (the table's own page)
+    constructor(svg, big) {
+      this.svg = svg;
+      this.big = big;
+      this.n = null;
+    }
+
+    layout(n) {
+      const svg = this.svg;
+      svg.textContent = "";
+      svg.setAttribute("viewBox", `0 0 ${(n + 2) * PIT} 300`);
+      svg.classList.add("live-board");
+      for (let place = 0; place < 2 * n + 2; place++) {
+        const [x, y] = centre(place, n);
+        const store = place >= 2 * n;
+        const side = store ? place - 2 * n : Math.floor(place / n);
+        const group = el("g", {"class": "place side-" + side, "data-place": place}, svg);
+        if (store) {
+          el("rect", {"class": "store", x: x - 33, y: 27, width: 66, height: 246, rx: 33}, group);
+          el("text", {"class": "label", x: x, y: 296}, group).textContent =
+            this.big ? SIDES[side][0] + " store" : SIDES[side][0];
+        } else {
+          el("circle", {"class": "uur-ring", cx: x, cy: y, r: 44}, group);
+          el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
+          // the Uur's word as well as its colour
+          el("text", {"class": "uur-word", x: x - 30, y: y - 20}, group).textContent = "U";
+          if (this.big) {
+            el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, group)
+              .textContent = SIDES[side][0] + (place % n + 1);
+          }
+        }
+        if (this.big) {
+          // stones, and the count on a badge at the pit's lower right, clear of them
+          el("g", {"class": "stones"}, group);
+          const [bx, by] = store ? [x, 258] : [x + 34, y + 32];
+          el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, group);
+          el("text", {"class": "count", x: bx, y: by + 6}, group);
+        } else {
+          el("text", {"class": "count", x: x, y: store ? 162 : y + 12}, group);
+        }
+      }
+      this.n = n;
+    }
+
+    // `state`: the table's state message's board (pits, uur, captured, to_move), or null:
+    // no game on it yet
+    draw(state) {
+      this.svg.classList.toggle("no-game", !state);
+      if (!state) {
+        if (this.n === null) this.layout(6);
+        for (const count of this.svg.querySelectorAll(".count")) count.textContent = "";
+        for (const group of this.svg.querySelectorAll(".stones")) group.textContent = "";
+        return;
+      }
+      const n = state.pits.length / 2;
+      if (this.n !== n) this.layout(n);
+      const counts = state.pits.concat(state.captured);
+      for (const group of this.svg.querySelectorAll(".place")) {
+        const place = Number(group.dataset.place);
+        const count = counts[place];
+        group.dataset.count = count;
+        group.querySelector(".count").textContent = count;
+        const owner = place < 2 * n ? state.uur[place] : null;
+        group.classList.toggle("uur", owner !== null && owner !== undefined);
+        group.classList.toggle("uur-0", owner === 0);
+        group.classList.toggle("uur-1", owner === 1);
+        if (owner !== null && owner !== undefined) group.dataset.uur = SIDES[owner];
+        else delete group.dataset.uur;
+        const side = place < 2 * n ? Math.floor(place / n) : place - 2 * n;
+        group.classList.toggle("to-move", state.status === "playing" && state.to_move === side);
+        if (this.big) {
+          const [x, y] = centre(place, n);
+          stones(group.querySelector(".stones"), count, x, y, place >= 2 * n);
+        }
+      }
+    }
+  }
+
+  // the words under a board: whose turn, the ply, the last move
+  function turnWords(view) {
+    const state = view.state;
+    if (!state) return "no game on the board yet";
+    const names = state.players.map((name, side) => name || SIDES[side]);
+    let words;
+    if (state.status === "finished") words = "game over";
+    else if (state.status === "idle") words = "waiting for the game to start";
+    else words = names[state.to_move] + " to move";
+    words += " · ply " + state.ply;
+    const last = view.last_move;
+    if (last && last.game === state.game) {
+      words += ` · last move: pit ${last.move} (ply ${last.ply})`;
+    }
+    return words;
+  }
+
+  window.Layli = window.Layli || {};
+  Object.assign(window.Layli, {Board: Board, turnWords: turnWords, SIDES: SIDES});
+})();

@@ -1,0 +1,1014 @@
+"""The tournament's SQLite store: the event, players, tables, rounds, games, results, the
+arbiter's corrections and the messages the server rejected (host-only).
+
+One `Store` is one event in one database file (":memory:" for tests)::
+
+    >>> from controller.tournament.model import Pairing, Result
+    >>> store = Store(":memory:")
+    >>> store.create_event("Club night", "layli-goobalay", rounds=3).system
+    'swiss'
+    >>> for name, rating in (("Ayan", 1500), ("Hodan", 1620), ("Warsame", None)):
+    ...     _ = store.register(name, rating)
+    >>> [(p.number, p.name) for p in store.fix_numbers()]
+    [(1, 'Hodan'), (2, 'Ayan'), (3, 'Warsame')]
+    >>> store.add_table("table-1")
+    >>> store.add_round(1, [Pairing(1, 1, 1, 2), Pairing(1, 2, 3, None)], {1: "table-1"})
+    >>> store.record_result("Club night/r1/b1", Result(1.0, 30, 18), "1. 3 ...")
+    True
+    >>> store.record_result("Club night/r1/b1", Result(1.0, 30, 18), "1. 3 ...")  # a re-sent copy
+    False
+    >>> [(pairing.board, result.south_points) for pairing, result in store.history()]
+    [(1, 1.0), (2, 1.0)]
+
+Pairing numbers (the starting rank) are provisional until `fix_numbers()`, which the server
+calls just before pairing round 1: if any player has a rating, rated players come first by
+rating, highest first, then the unrated, ties in each broken by name (case ignored); if nobody
+has a rating, registration order. A player registered later in a Swiss event gets the next free
+number (a late entry); a round robin's field is closed once the numbers are fixed.
+
+Every write is one SQLite transaction (WAL, synchronous=FULL so that a result the server has
+acknowledged survives a power cut): an exception or a crash in the middle of one leaves the
+database exactly as it was before. A result is recorded exactly once because the results table
+is keyed by the game id: a second copy cannot be inserted, whatever the code around it does.
+One connection serves every thread, one call at a time (a lock): the server may call the store
+from its own thread while the live pages read it from theirs.
+
+Every refusal raises `StoreError` (a ValueError) with a message that names the game, player,
+table or round and what was wrong; a result that contradicts the one recorded raises its
+subclass `ResultConflict`, and a file that is not a tournament database, or one written by a
+newer version, raises `SchemaError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.variants import RulesError, get_variant, resolve_options
+from .model import POINTS, Pairing, Player, Result
+
+SCHEMA_VERSION = 1
+APPLICATION = "layli-tournament"   # what the schema table says this file is
+
+SYSTEMS = ("round-robin", "swiss")
+MATCH_FORMATS = ("game", "hands")
+# standings.py's tie-breaks by their Standing field names, in its default order.
+TIE_BREAKS = ("direct_encounter", "buchholz", "sonneborn_berger", "seed_difference")
+TABLE_STATUSES = ("online", "offline", "playing", "fault")
+GAME_STATUSES = ("assigned", "playing", "reported", "confirmed", "corrected")
+SOURCES = ("board", "arbiter")
+FINAL_STATUSES = ("reported", "confirmed", "corrected")   # the game has a result
+
+TABLE_ID = re.compile(r"[a-z0-9-]{1,32}\Z")     # also the table's broker username
+EVENT_NAME_MAX = 64
+EXCERPT_MAX = 1000      # characters of a rejected payload kept for the arbiter
+
+_SCHEMA = """
+CREATE TABLE layli_schema (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    application TEXT NOT NULL,
+    version INTEGER NOT NULL
+);
+CREATE TABLE event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),          -- one event a file
+    name TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,                          -- JSON object
+    system TEXT NOT NULL CHECK (system IN ('round-robin', 'swiss')),
+    rounds INTEGER NOT NULL CHECK (rounds >= 1),
+    match_format TEXT NOT NULL CHECK (match_format IN ('game', 'hands')),
+    bye_points REAL NOT NULL CHECK (bye_points IN (0, 0.5, 1)),
+    tie_breaks TEXT NOT NULL,                       -- JSON list
+    numbers_fixed INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,                         -- registration order
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    rating INTEGER,
+    club TEXT NOT NULL,
+    number INTEGER UNIQUE,                          -- pairing number, NULL until fixed
+    withdrawn_from INTEGER,                         -- first round not paired, NULL while in
+    registered_at REAL NOT NULL
+);
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('online', 'offline', 'playing', 'fault')),
+    seen_at REAL
+);
+CREATE TABLE rounds (
+    round INTEGER PRIMARY KEY CHECK (round >= 1),
+    paired_at REAL NOT NULL
+);
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,                            -- "<event>/r<round>/b<board>"
+    round INTEGER NOT NULL REFERENCES rounds (round),
+    board INTEGER NOT NULL CHECK (board >= 1),
+    south INTEGER NOT NULL REFERENCES players (number),
+    north INTEGER REFERENCES players (number),      -- NULL: a bye
+    table_id TEXT REFERENCES tables (id),
+    status TEXT NOT NULL
+        CHECK (status IN ('assigned', 'playing', 'reported', 'confirmed', 'corrected')),
+    UNIQUE (round, board),
+    UNIQUE (round, table_id),
+    CHECK (north IS NULL OR north <> south),
+    CHECK ((north IS NULL) = (table_id IS NULL))    -- a bye takes no table, a game one
+);
+CREATE TABLE results (
+    game_id TEXT PRIMARY KEY REFERENCES games (id), -- exactly one result a game
+    south_points REAL NOT NULL CHECK (south_points IN (0, 0.5, 1)),
+    south_seeds INTEGER NOT NULL CHECK (south_seeds >= 0),
+    north_seeds INTEGER NOT NULL CHECK (north_seeds >= 0),
+    record TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('board', 'arbiter')),
+    recorded_at REAL NOT NULL,
+    duplicates INTEGER NOT NULL DEFAULT 0,          -- copies received after the first
+    confirmed_by TEXT,
+    confirmed_at REAL
+);
+CREATE TABLE corrections (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games (id),
+    old_south_points REAL NOT NULL,
+    old_south_seeds INTEGER NOT NULL,
+    old_north_seeds INTEGER NOT NULL,
+    new_south_points REAL NOT NULL,
+    new_south_seeds INTEGER NOT NULL,
+    new_north_seeds INTEGER NOT NULL,
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
+-- The audit trail is append-only.
+CREATE TRIGGER corrections_are_kept BEFORE DELETE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are never deleted'); END;
+CREATE TRIGGER corrections_are_fixed BEFORE UPDATE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are never changed'); END;
+CREATE TABLE rejected (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    topic TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX rejected_by_reason ON rejected (reason);
+"""
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The SQL statements of `script` one by one (executescript would commit the transaction
+    they belong in)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement
+            statement = ""
+
+
+class StoreError(ValueError):
+    """A refusal: bad input or an action the event's state does not allow. The message says
+    what was wrong and where."""
+
+
+class ResultConflict(StoreError):
+    """A result for a game that has a different one recorded already: nothing was changed (the
+    server logs it for the arbiter)."""
+
+    def __init__(self, game_id: str, recorded: Result, offered: Result, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        self.recorded = recorded
+        self.offered = offered
+
+
+class SchemaError(StoreError):
+    """The file is not a tournament database, or was written by a newer version."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """The event's settings, fixed when it is created."""
+
+    name: str
+    variant: str
+    options: dict[str, Any]
+    system: str
+    rounds: int
+    match_format: str
+    bye_points: float
+    tie_breaks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table (a board and its controller), known by its broker username."""
+
+    id: str
+    status: str
+    seen_at: float | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One pairing as the store knows it. `table` is None for a bye; `result`, `record` and
+    `source` are None until a result is recorded; `confirmed_by` names the arbiter who confirmed
+    or last corrected it."""
+
+    id: str
+    pairing: Pairing
+    table: str | None
+    status: str
+    result: Result | None
+    record: str | None
+    source: str | None
+    confirmed_by: str | None
+    duplicates: int
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One arbiter's correction of a result, as the audit table keeps it."""
+
+    game_id: str
+    old: Result
+    new: Result
+    arbiter: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A message the server rejected."""
+
+    at: float
+    topic: str
+    reason: str
+    detail: str
+    payload: str
+
+
+def result_text(result: Result) -> str:
+    """South's and North's points the way crosstables write them: "1-0", "1/2-1/2", "0-1"."""
+    return {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[result.south_points]
+
+
+def _described(result: Result) -> str:
+    return "%s, seeds %d-%d" % (result_text(result), result.south_seeds, result.north_seeds)
+
+
+def _check_text(value: Any, what: str, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise StoreError("%s must be text, not %r" % (what, value))
+    if not empty and not value.strip():
+        raise StoreError("%s must not be empty" % what)
+    return value
+
+
+def _check_name(value: Any, what: str) -> str:
+    """A person's or event's name: text without control characters or surrounding spaces."""
+    _check_text(value, what)
+    if value != value.strip():
+        raise StoreError("%s %r has spaces at its ends" % (what, value))
+    if any(ord(char) < 32 or ord(char) == 127 for char in value):
+        raise StoreError("%s %r has a control character" % (what, value))
+    return value
+
+
+def _check_table_id(table_id: Any) -> str:
+    if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
+        raise StoreError("table id %r must be 1 to 32 of a-z, 0-9 and -" % (table_id,))
+    return table_id
+
+
+def _check_choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise StoreError("%s must be one of %s, not %r" % (what, ", ".join(allowed), value))
+    return value
+
+
+def _check_result(value: Any, what: str) -> Result:
+    if not isinstance(value, Result):
+        raise StoreError("%s must be a Result, not %r" % (what, value))
+    return value
+
+
+class Store:
+    """One tournament in an SQLite file (created with its schema when new or empty).
+
+    `clock` gives the times stored with every change (seconds since the epoch; tests pass
+    their own). Use it as a context manager, or call `close()`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = os.fspath(path)
+        self._clock = clock
+        self._lock = threading.RLock()
+        try:
+            # isolation_level=None: no implicit transactions; every write says BEGIN itself.
+            self._db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None,
+                                       check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StoreError("cannot open the tournament database %s: %s" % (path, error))
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        db = self._db
+        try:
+            names = [row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        except sqlite3.DatabaseError as error:
+            raise SchemaError("%s is not a tournament database (%s)" % (self.path, error))
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        if not names:
+            with self._write() as db:
+                # Checked again under the write lock: another process may have just made it.
+                if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
+                    for statement in _statements(_SCHEMA):
+                        db.execute(statement)
+                    db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
+                               (APPLICATION, SCHEMA_VERSION))
+                    return
+            names = [row[0] for row in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        row = None
+        if "layli_schema" in names:
+            row = db.execute("SELECT application, version FROM layli_schema").fetchone()
+        if row is None or row[0] != APPLICATION:
+            raise SchemaError("%s is not a tournament database (its tables: %s)" % (
+                self.path, ", ".join(names)))
+        if row[1] > SCHEMA_VERSION:
+            raise SchemaError(
+                "%s was written by a newer version of layli (schema version %d; this one reads "
+                "up to %d): upgrade layli to open it" % (self.path, row[1], SCHEMA_VERSION))
+
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed whole, or rolled back whole on any exception.
+        BEGIN IMMEDIATE takes the write lock at once, so another process's write cannot slip
+        in between what this one reads and what it writes."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:     # some errors roll back by themselves
+                    self._db.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every query in it sees the same snapshot."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+
+    # The event ----------------------------------------------------------------------------
+
+    def create_event(self, name: str, variant: str, options: dict[str, Any] | None = None,
+                     system: str = "swiss", rounds: int = 1, match_format: str = "game",
+                     bye_points: float = 1.0,
+                     tie_breaks: tuple[str, ...] | list[str] = TIE_BREAKS) -> Event:
+        """Set the event up, once. `name` goes into every game id, so it has no "/";
+        `variant` and `options` are checked by the rules engine; `tie_breaks` orders names
+        from TIE_BREAKS."""
+        _check_name(name, "the event's name")
+        if "/" in name or len(name) > EVENT_NAME_MAX:
+            raise StoreError("the event's name %r must be at most %d characters without '/' "
+                             "(it is part of every game id)" % (name, EVENT_NAME_MAX))
+        options = {} if options is None else options
+        if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
+            raise StoreError("the event's options must map option names to values, not %r"
+                             % (options,))
+        try:
+            rules_variant = get_variant(variant)
+            resolve_options(rules_variant, options)
+            options_json = json.dumps(options, sort_keys=True)
+        except RulesError as error:
+            raise StoreError("the event: %s" % error)
+        except (TypeError, ValueError) as error:
+            raise StoreError("the event's options are not JSON: %s" % error)
+        _check_choice(system, SYSTEMS, "the event's system")
+        if type(rounds) is not int or rounds < 1:
+            raise StoreError("the event's rounds must be a whole number >= 1, not %r"
+                             % (rounds,))
+        _check_choice(match_format, MATCH_FORMATS, "the event's match format")
+        if match_format == "hands" and not rules_variant.hands:
+            raise StoreError("the event's match format cannot be hands: %s is not played in "
+                             "hands" % variant)
+        if bye_points not in POINTS or isinstance(bye_points, bool):
+            raise StoreError("the event's bye points must be 1, 0.5 or 0, not %r"
+                             % (bye_points,))
+        if isinstance(tie_breaks, str):
+            raise StoreError("the tie-break order must be a list of names, not %r"
+                             % (tie_breaks,))
+        tie_breaks = tuple(tie_breaks)
+        for tie_break in tie_breaks:
+            _check_choice(tie_break, TIE_BREAKS, "a tie-break")
+        if len(set(tie_breaks)) != len(tie_breaks):
+            raise StoreError("the tie-break order %r names one twice" % (tie_breaks,))
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM event").fetchone():
+                raise StoreError("the event is set up already; its settings do not change")
+            db.execute("INSERT INTO event VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)", (
+                name, variant, options_json, system, rounds, match_format,
+                float(bye_points), json.dumps(tie_breaks), self._clock()))
+        return self.event()
+
+    def event(self) -> Event:
+        """The event's settings (a StoreError before `create_event`)."""
+        with self._read() as db:
+            return self._event(db)
+
+    def _event(self, db: sqlite3.Connection) -> Event:
+        row = db.execute("SELECT name, variant, options, system, rounds, match_format, "
+                         "bye_points, tie_breaks FROM event").fetchone()
+        if row is None:
+            raise StoreError("there is no event yet: create_event() first")
+        return Event(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], row[6],
+                     tuple(json.loads(row[7])))
+
+    def game_id(self, round: int, board: int) -> str:
+        """The id of round `round`'s board `board`: "<event>/r<round>/b<board>"."""
+        return "%s/r%d/b%d" % (self.event().name, round, board)
+
+    # Players ------------------------------------------------------------------------------
+
+    def register(self, name: str, rating: int | None = None, club: str = "") -> Player:
+        """Register a player (names are unique, case ignored). Returns the Player with their
+        number as it stands: provisional until `fix_numbers()`."""
+        _check_name(name, "a player's name")
+        if rating is not None and (type(rating) is not int or rating < 0):
+            raise StoreError("%s's rating must be a whole number >= 0 or None, not %r"
+                             % (name, rating))
+        _check_text(club, "%s's club" % name, empty=True)
+        with self._write() as db:
+            event = self._event(db)
+            fixed = self._numbers_fixed(db)
+            if fixed and event.system == "round-robin":
+                raise StoreError("cannot register %s: the round robin's pairing numbers are "
+                                 "fixed" % name)
+            same = db.execute("SELECT name FROM players WHERE name = ?", (name,)).fetchone()
+            if same:
+                raise StoreError("%s is registered already (as %s)" % (name, same[0]))
+            number = None
+            if fixed:   # a late entry takes the next number
+                number = db.execute(
+                    "SELECT COALESCE(MAX(number), 0) + 1 FROM players").fetchone()[0]
+            db.execute("INSERT INTO players (name, rating, club, number, registered_at) "
+                       "VALUES (?, ?, ?, ?, ?)", (name, rating, club, number, self._clock()))
+            return next(p for p in self._players(db, False) if p.name == name)
+
+    def withdraw(self, player: int | str) -> None:
+        """Withdraw a player, by name or (once fixed) pairing number. Before the numbers are
+        fixed this cancels the registration; afterwards the player keeps their games and is
+        left out of every round from the next one on."""
+        with self._write() as db:
+            fixed = self._numbers_fixed(db)
+            row_id, name, withdrawn_from = self._player_row(db, player, fixed)
+            if not fixed:
+                db.execute("DELETE FROM players WHERE id = ?", (row_id,))
+                return
+            if withdrawn_from is not None:
+                raise StoreError("%s has withdrawn already (from round %d)"
+                                 % (name, withdrawn_from))
+            db.execute("UPDATE players SET withdrawn_from = ? WHERE id = ?",
+                       (self._last_round(db) + 1, row_id))
+
+    def _player_row(self, db: sqlite3.Connection, player: int | str,
+                    fixed: bool) -> tuple[int, str, int | None]:
+        if isinstance(player, str):
+            row = db.execute("SELECT id, name, withdrawn_from FROM players WHERE name = ?",
+                             (player,)).fetchone()
+        elif type(player) is int:
+            if not fixed:
+                raise StoreError("pairing numbers are not fixed yet: name the player, not "
+                                 "number %d" % player)
+            row = db.execute("SELECT id, name, withdrawn_from FROM players WHERE number = ?",
+                             (player,)).fetchone()
+        else:
+            raise StoreError("a player is named by name or pairing number, not %r" % (player,))
+        if row is None:
+            raise StoreError("no player %r is registered" % (player,))
+        return row
+
+    def fix_numbers(self) -> list[Player]:
+        """Fix the pairing numbers (see the module's text for the order) and return the
+        players in that order. Called before round 1 is paired; again, it changes nothing."""
+        with self._write() as db:
+            self._event(db)
+            if not self._numbers_fixed(db):
+                players = self._players(db, False)
+                if len(players) < 2:
+                    raise StoreError("cannot fix pairing numbers: %d player(s) registered, "
+                                     "at least 2 are needed" % len(players))
+                for player in players:
+                    db.execute("UPDATE players SET number = ? WHERE name = ?",
+                               (player.number, player.name))
+                db.execute("UPDATE event SET numbers_fixed = 1")
+            return self._players(db, False)
+
+    def numbers_fixed(self) -> bool:
+        """Whether the pairing numbers are fixed."""
+        with self._read() as db:
+            return self._numbers_fixed(db)
+
+    def _numbers_fixed(self, db: sqlite3.Connection) -> bool:
+        row = db.execute("SELECT numbers_fixed FROM event").fetchone()
+        return bool(row and row[0])
+
+    def players(self, active_only: bool = False) -> list[Player]:
+        """The players in pairing-number order; `active_only` leaves out the withdrawn."""
+        with self._read() as db:
+            return self._players(db, active_only)
+
+    def withdrawals(self) -> dict[int, int]:
+        """Withdrawn players' pairing numbers -> the first round they are not paired in."""
+        with self._read() as db:
+            return dict(db.execute("SELECT number, withdrawn_from FROM players "
+                                   "WHERE withdrawn_from IS NOT NULL ORDER BY number"))
+
+    def _players(self, db: sqlite3.Connection, active_only: bool) -> list[Player]:
+        rows = db.execute("SELECT id, name, rating, club, number, withdrawn_from "
+                          "FROM players").fetchall()
+        if active_only:
+            rows = [row for row in rows if row[5] is None]
+        if self._numbers_fixed(db):
+            rows.sort(key=lambda row: row[4])
+            return [Player(row[4], row[1], row[2], row[3]) for row in rows]
+        if any(row[2] is not None for row in rows):
+            rows.sort(key=lambda row: (row[2] is None, -(row[2] or 0), row[1].casefold(),
+                                       row[1], row[0]))
+        else:
+            rows.sort(key=lambda row: row[0])
+        return [Player(index + 1, row[1], row[2], row[3]) for index, row in enumerate(rows)]
+
+    # Tables -------------------------------------------------------------------------------
+
+    def add_table(self, table_id: str) -> None:
+        """Register a table by its id (its broker username); it starts offline."""
+        _check_table_id(table_id)
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone():
+                raise StoreError("table %s is registered already" % table_id)
+            db.execute("INSERT INTO tables VALUES (?, 'offline', NULL)", (table_id,))
+
+    def set_table_status(self, table_id: str, status: str,
+                         seen_at: float | None = None) -> None:
+        """Set a table's status and when it was last heard from (`seen_at`, default now)."""
+        _check_choice(status, TABLE_STATUSES, "table %s's status" % table_id)
+        with self._write() as db:
+            cursor = db.execute("UPDATE tables SET status = ?, seen_at = ? WHERE id = ?", (
+                status, self._clock() if seen_at is None else seen_at, table_id))
+            if cursor.rowcount == 0:
+                raise StoreError("no table %r is registered" % (table_id,))
+
+    def tables(self) -> list[TableRow]:
+        """Every table, by id."""
+        with self._read() as db:
+            return self._tables(db)
+
+    def _tables(self, db: sqlite3.Connection) -> list[TableRow]:
+        return [TableRow(*row) for row in db.execute(
+            "SELECT id, status, seen_at FROM tables ORDER BY id")]
+
+    # Rounds and games ---------------------------------------------------------------------
+
+    def add_round(self, round: int, pairings: list[Pairing], tables: dict[int, str]) -> None:
+        """Add round `round`: its pairings (boards 1..n) and the table of every board that is
+        not a bye, in one transaction. Byes get their result (the event's bye points) at once.
+
+        Refused: a round added already or out of order, one beyond the event's rounds, one
+        before the previous round's games all have results, pairing numbers not fixed, unknown
+        or withdrawn players, a player twice, boards missing or twice, a bye with a table or a
+        game without one, unknown tables or a table used twice.
+        """
+        with self._write() as db:
+            event = self._event(db)
+            if not self._numbers_fixed(db):
+                raise StoreError("round %r cannot be added: pairing numbers are not fixed "
+                                 "(fix_numbers() first)" % (round,))
+            last = self._last_round(db)
+            if type(round) is not int or round != last + 1:
+                if type(round) is int and 1 <= round <= last:
+                    raise StoreError("round %d has been added already" % round)
+                raise StoreError("round %r cannot be added: the next round is %d"
+                                 % (round, last + 1))
+            if round > event.rounds:
+                raise StoreError("round %d cannot be added: the event has %d rounds"
+                                 % (round, event.rounds))
+            if last:
+                waiting = [row[0] for row in db.execute(
+                    "SELECT id FROM games WHERE round = ? AND id NOT IN "
+                    "(SELECT game_id FROM results) ORDER BY board", (last,))]
+                if waiting:
+                    raise StoreError("round %d cannot be added before round %d's results are "
+                                     "all in: %s %s none" % (round, last, ", ".join(waiting),
+                                                            "has" if len(waiting) == 1
+                                                            else "have"))
+            self._check_round(db, round, pairings, tables)
+            db.execute("INSERT INTO rounds VALUES (?, ?)", (round, self._clock()))
+            bye = Result(event.bye_points, 0, 0)
+            for pairing in pairings:
+                game_id = "%s/r%d/b%d" % (event.name, round, pairing.board)
+                db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", (
+                    game_id, round, pairing.board, pairing.south, pairing.north,
+                    tables.get(pairing.board), "confirmed" if pairing.is_bye else "assigned"))
+                if pairing.is_bye:
+                    self._insert_result(db, game_id, bye, "", "arbiter")
+
+    def _check_round(self, db: sqlite3.Connection, round: int, pairings: list[Pairing],
+                     tables: dict[int, str]) -> None:
+        where = "round %d" % round
+        if not isinstance(pairings, list) or not pairings:
+            raise StoreError("%s: the pairings must be a non-empty list of Pairing" % where)
+        if not isinstance(tables, dict):
+            raise StoreError("%s: the tables must map boards to table ids" % where)
+        active = {row[0]: row[1] for row in db.execute(
+            "SELECT number, withdrawn_from FROM players")}
+        known_tables = {row[0] for row in db.execute("SELECT id FROM tables")}
+        seen: dict[int, int] = {}
+        for pairing in pairings:
+            if not isinstance(pairing, Pairing):
+                raise StoreError("%s: %r is not a Pairing" % (where, pairing))
+            board = "%s board %r" % (where, pairing.board)
+            if pairing.round != round:
+                raise StoreError("%s is paired for round %r" % (board, pairing.round))
+            if pairing.south == pairing.north:
+                raise StoreError("%s pairs player %r with themself" % (board, pairing.south))
+            for number in (pairing.south,) if pairing.is_bye else (pairing.south, pairing.north):
+                if number not in active:
+                    raise StoreError("%s: no player has pairing number %r" % (board, number))
+                if active[number] is not None and active[number] <= round:
+                    raise StoreError("%s: player %d has withdrawn (from round %d)"
+                                     % (board, number, active[number]))
+                if number in seen:
+                    raise StoreError("%s: player %d is paired on board %d too"
+                                     % (board, number, seen[number]))
+                seen[number] = pairing.board
+            table = tables.get(pairing.board)
+            if pairing.is_bye and table is not None:
+                raise StoreError("%s is a bye and takes no table, not %r" % (board, table))
+            if not pairing.is_bye:
+                if table is None:
+                    raise StoreError("%s has no table" % board)
+                if table not in known_tables:
+                    raise StoreError("%s: no table %r is registered" % (board, table))
+        boards = sorted(pairing.board for pairing in pairings)
+        if boards != list(range(1, len(pairings) + 1)):
+            raise StoreError("%s: boards must be numbered 1 to %d, each once, not %s"
+                             % (where, len(pairings), boards))
+        extra = sorted(set(tables) - set(boards))
+        if extra:
+            raise StoreError("%s: tables are given for boards %s, which are not paired"
+                             % (where, extra))
+        used: dict[str, int] = {}
+        for board_number in boards:
+            table = tables.get(board_number)
+            if table is not None and table in used:
+                raise StoreError("%s: table %s is given to boards %d and %d"
+                                 % (where, table, used[table], board_number))
+            if table is not None:
+                used[table] = board_number
+
+    def last_round(self) -> int:
+        """The number of the last round added (0 before round 1)."""
+        with self._read() as db:
+            return self._last_round(db)
+
+    def _last_round(self, db: sqlite3.Connection) -> int:
+        return db.execute("SELECT COALESCE(MAX(round), 0) FROM rounds").fetchone()[0]
+
+    def mark_playing(self, game_id: str) -> bool:
+        """Note that the game has started at its table; False when it had already (or has a
+        result)."""
+        with self._write() as db:
+            status = self._game_status(db, game_id)
+            if status != "assigned":
+                return False
+            db.execute("UPDATE games SET status = 'playing' WHERE id = ?", (game_id,))
+            return True
+
+    def reassign(self, game_id: str, table_id: str) -> None:
+        """Move a game without a result to another table (its own broke down, say); it starts
+        again there, as assigned."""
+        with self._write() as db:
+            status = self._game_status(db, game_id, "it takes no table")
+            game = self._games(db, "g.id = ?", (game_id,))[0]
+            if status in FINAL_STATUSES:
+                raise StoreError("game %s has a result already; it stays at %s"
+                                 % (game_id, game.table))
+            if not db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone():
+                raise StoreError("no table %r is registered" % (table_id,))
+            other = db.execute("SELECT id FROM games WHERE round = ? AND table_id = ? "
+                               "AND id <> ?", (game.pairing.round, table_id, game_id)).fetchone()
+            if other:
+                raise StoreError("table %s has game %s in this round" % (table_id, other[0]))
+            db.execute("UPDATE games SET table_id = ?, status = 'assigned' WHERE id = ?",
+                       (table_id, game_id))
+
+    def _game_status(self, db: sqlite3.Connection, game_id: str, result: str = "") -> str:
+        """The game's status; with `result` (what is being done), a StoreError for a bye."""
+        row = db.execute("SELECT status, north IS NULL FROM games WHERE id = ?",
+                         (game_id,)).fetchone()
+        if row is None:
+            raise StoreError("no game %r" % (game_id,))
+        if result and row[1]:
+            raise StoreError("game %s is a bye: %s" % (game_id, result))
+        return row[0]
+
+    # Results ------------------------------------------------------------------------------
+
+    def record_result(self, game_id: str, result: Result, record: str,
+                      source: str = "board") -> bool:
+        """Record a game's result and its record text (a board's record may not be empty).
+
+        True when recorded. False, changing nothing but the game's count of duplicates, when
+        the game has this very result and record already (a copy sent again). A different
+        result or record for a game that has one raises ResultConflict and changes nothing.
+        """
+        _check_result(result, "game %s's result" % game_id)
+        _check_choice(source, SOURCES, "game %s's result source" % game_id)
+        _check_text(record, "game %s's record" % game_id, empty=source == "arbiter")
+        with self._write() as db:
+            status = self._game_status(db, game_id, "it takes no result")
+            if self._insert_result(db, game_id, result, record, source):
+                db.execute("UPDATE games SET status = 'reported' WHERE id = ?", (game_id,))
+                return True
+            # The key refused a second result: a copy of the first one, or a conflict.
+            first, first_record = self._first_result(db, game_id)
+            if result == first and record == first_record:
+                db.execute("UPDATE results SET duplicates = duplicates + 1 WHERE game_id = ?",
+                           (game_id,))
+                return False
+            current = self._result(db, game_id)
+            what = "its result" if result != first else "its record"
+            raise ResultConflict(game_id, current, result, (
+                "game %s has a result already (%s, %s); this one (%s) differs in %s: not "
+                "recorded" % (game_id, _described(current), status, _described(result),
+                              what)))
+
+    def _insert_result(self, db: sqlite3.Connection, game_id: str, result: Result,
+                       record: str, source: str) -> bool:
+        """Insert the game's result unless the key says it has one; whether it inserted."""
+        cursor = db.execute(
+            "INSERT INTO results (game_id, south_points, south_seeds, north_seeds, record, "
+            "source, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+            (game_id, result.south_points, result.south_seeds, result.north_seeds, record,
+             source, self._clock()))
+        return cursor.rowcount == 1
+
+    def _result(self, db: sqlite3.Connection, game_id: str) -> Result:
+        row = db.execute("SELECT south_points, south_seeds, north_seeds FROM results "
+                         "WHERE game_id = ?", (game_id,)).fetchone()
+        return Result(*row)
+
+    def _first_result(self, db: sqlite3.Connection, game_id: str) -> tuple[Result, str]:
+        """The result as first recorded (before any correction) and the record."""
+        record = db.execute("SELECT record FROM results WHERE game_id = ?",
+                            (game_id,)).fetchone()[0]
+        row = db.execute("SELECT old_south_points, old_south_seeds, old_north_seeds "
+                         "FROM corrections WHERE game_id = ? ORDER BY id LIMIT 1",
+                         (game_id,)).fetchone()
+        return (Result(*row) if row else self._result(db, game_id)), record
+
+    def confirm(self, game_id: str, arbiter: str) -> None:
+        """The arbiter confirms a reported result."""
+        _check_name(arbiter, "the arbiter's name")
+        with self._write() as db:
+            status = self._game_status(db, game_id, "its result is the event's bye points")
+            if status in ("assigned", "playing"):
+                raise StoreError("game %s has no result to confirm" % game_id)
+            by = db.execute("SELECT confirmed_by FROM results WHERE game_id = ?",
+                            (game_id,)).fetchone()[0]
+            if status == "confirmed":
+                raise StoreError("game %s is confirmed already (by %s)" % (game_id, by))
+            if status == "corrected":
+                raise StoreError("game %s was corrected by %s: its result is the arbiter's "
+                                 "already" % (game_id, by))
+            db.execute("UPDATE results SET confirmed_by = ?, confirmed_at = ? "
+                       "WHERE game_id = ?", (arbiter, self._clock(), game_id))
+            db.execute("UPDATE games SET status = 'confirmed' WHERE id = ?", (game_id,))
+
+    def correct(self, game_id: str, result: Result, arbiter: str, reason: str) -> None:
+        """The arbiter changes a game's result; the old and new results, who and why are
+        kept in the audit table for good. The record text stays as it was."""
+        _check_result(result, "game %s's corrected result" % game_id)
+        _check_name(arbiter, "the arbiter's name")
+        _check_text(reason, "the reason for correcting game %s" % game_id)
+        with self._write() as db:
+            status = self._game_status(db, game_id, "its result is the event's bye points")
+            if status in ("assigned", "playing"):
+                raise StoreError("game %s has no result to correct: record the arbiter's with "
+                                 "record_result(..., source='arbiter')" % game_id)
+            old = self._result(db, game_id)
+            if old == result:
+                raise StoreError("game %s has that result already (%s): nothing to correct"
+                                 % (game_id, _described(old)))
+            now = self._clock()
+            db.execute("UPDATE results SET south_points = ?, south_seeds = ?, north_seeds = ?, "
+                       "source = 'arbiter', confirmed_by = ?, confirmed_at = ? "
+                       "WHERE game_id = ?", (result.south_points, result.south_seeds,
+                                             result.north_seeds, arbiter, now, game_id))
+            db.execute("UPDATE games SET status = 'corrected' WHERE id = ?", (game_id,))
+            db.execute("INSERT INTO corrections (game_id, old_south_points, old_south_seeds, "
+                       "old_north_seeds, new_south_points, new_south_seeds, new_north_seeds, "
+                       "arbiter, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
+                           game_id, old.south_points, old.south_seeds, old.north_seeds,
+                           result.south_points, result.south_seeds, result.north_seeds,
+                           arbiter, reason, now))
+
+    def corrections(self, game_id: str | None = None) -> list[Correction]:
+        """Every correction (of one game, if given), oldest first."""
+        with self._read() as db:
+            return self._corrections(db, game_id)
+
+    def _corrections(self, db: sqlite3.Connection, game_id: str | None) -> list[Correction]:
+        where, args = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        return [Correction(row[0], Result(*row[1:4]), Result(*row[4:7]), *row[7:])
+                for row in db.execute(
+                    "SELECT game_id, old_south_points, old_south_seeds, old_north_seeds, "
+                    "new_south_points, new_south_seeds, new_north_seeds, arbiter, reason, at "
+                    "FROM corrections %s ORDER BY id" % where, args)]
+
+    # Rejected messages --------------------------------------------------------------------
+
+    def log_rejected(self, topic: str, reason: str, payload_excerpt: str | bytes,
+                     detail: str = "") -> None:
+        """Keep a message the server rejected. `reason` is a short category that
+        `rejected_counts` counts by ("malformed", "forged", "conflict", ...), `detail` says
+        more; the payload is cut to its first EXCERPT_MAX characters."""
+        _check_text(topic, "a rejected message's topic", empty=True)
+        _check_text(reason, "a rejected message's reason")
+        _check_text(detail, "a rejected message's detail", empty=True)
+        if isinstance(payload_excerpt, (bytes, bytearray)):
+            payload_excerpt = bytes(payload_excerpt[:4 * EXCERPT_MAX]).decode(
+                "utf-8", "replace")
+        _check_text(payload_excerpt, "a rejected message's payload", empty=True)
+        with self._write() as db:
+            db.execute("INSERT INTO rejected (at, topic, reason, detail, payload) "
+                       "VALUES (?, ?, ?, ?, ?)", (self._clock(), topic, reason, detail,
+                                                  payload_excerpt[:EXCERPT_MAX]))
+
+    def rejected_counts(self) -> dict[str, int]:
+        """How many messages were rejected, by reason."""
+        with self._read() as db:
+            return self._rejected_counts(db)
+
+    def _rejected_counts(self, db: sqlite3.Connection) -> dict[str, int]:
+        return dict(db.execute("SELECT reason, COUNT(*) FROM rejected GROUP BY reason "
+                               "ORDER BY reason"))
+
+    def rejected(self, limit: int = 100) -> list[Rejected]:
+        """The latest `limit` rejected messages, newest first."""
+        with self._read() as db:
+            return [Rejected(*row) for row in db.execute(
+                "SELECT at, topic, reason, detail, payload FROM rejected ORDER BY id DESC "
+                "LIMIT ?", (limit,))]
+
+    # Queries and exports ------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow:
+        """One game (a StoreError when there is no such game)."""
+        with self._read() as db:
+            rows = self._games(db, "g.id = ?", (game_id,))
+        if not rows:
+            raise StoreError("no game %r" % (game_id,))
+        return rows[0]
+
+    def games(self, round: int | None = None) -> list[GameRow]:
+        """The games of one round, or of every round, by round and board."""
+        with self._read() as db:
+            if round is None:
+                return self._games(db, "1", ())
+            return self._games(db, "g.round = ?", (round,))
+
+    def _games(self, db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[GameRow]:
+        rows = db.execute(
+            "SELECT g.id, g.round, g.board, g.south, g.north, g.table_id, g.status, "
+            "r.south_points, r.south_seeds, r.north_seeds, r.record, r.source, r.confirmed_by, "
+            "COALESCE(r.duplicates, 0) FROM games g LEFT JOIN results r ON r.game_id = g.id "
+            "WHERE %s ORDER BY g.round, g.board" % where, args)
+        return [GameRow(row[0], Pairing(*row[1:5]), row[5], row[6],
+                        None if row[7] is None else Result(*row[7:10]), *row[10:])
+                for row in rows]
+
+    def history(self) -> list[tuple[Pairing, Result | None]]:
+        """Every pairing so far with its result (None while it has none), for pairing the
+        next round and for the standings."""
+        return [(game.pairing, game.result) for game in self.games()]
+
+    def records(self) -> dict[str, str]:
+        """Every game record, by game id in round and board order (byes have none)."""
+        return {game.id: game.record for game in self.games() if game.record}
+
+    def counts(self) -> dict[str, int]:
+        """Games by status and in all, results, duplicate copies received, corrections and
+        rejected messages."""
+        with self._read() as db:
+            counts = {status: 0 for status in GAME_STATUSES}
+            counts.update(db.execute("SELECT status, COUNT(*) FROM games GROUP BY status"))
+            counts["games"] = sum(counts[status] for status in GAME_STATUSES)
+            for name, query in (
+                    ("results", "SELECT COUNT(*) FROM results"),
+                    ("duplicates", "SELECT COALESCE(SUM(duplicates), 0) FROM results"),
+                    ("corrections", "SELECT COUNT(*) FROM corrections"),
+                    ("rejected", "SELECT COUNT(*) FROM rejected")):
+                counts[name] = db.execute(query).fetchone()[0]
+            return counts
+
+    def export_json(self) -> dict[str, Any]:
+        """The whole event as plain data (json.dumps-ready): event, players, tables, rounds,
+        games with their results and records, corrections and rejected counts."""
+        with self._read() as db:   # one snapshot for every part
+            event = self._event(db)
+            withdrawn = dict(db.execute("SELECT name, withdrawn_from FROM players"))
+            players = self._players(db, False)
+            rounds = db.execute("SELECT round, paired_at FROM rounds ORDER BY round").fetchall()
+            games = self._games(db, "1", ())
+            tables = self._tables(db)
+            corrections = self._corrections(db, None)
+            rejected = self._rejected_counts(db)
+        return {
+            "schema": SCHEMA_VERSION,
+            "event": {"name": event.name, "variant": event.variant, "options": event.options,
+                      "system": event.system, "rounds": event.rounds,
+                      "match_format": event.match_format, "bye_points": event.bye_points,
+                      "tie_breaks": list(event.tie_breaks)},
+            "players": [{"number": p.number, "name": p.name, "rating": p.rating,
+                         "club": p.club, "withdrawn_from": withdrawn[p.name]}
+                        for p in players],
+            "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at}
+                       for t in tables],
+            "rounds": [{"round": row[0], "paired_at": row[1]} for row in rounds],
+            "games": [{"id": g.id, "round": g.pairing.round, "board": g.pairing.board,
+                       "table": g.table, "south": g.pairing.south, "north": g.pairing.north,
+                       "status": g.status, "result": _result_json(g.result),
+                       "record": g.record, "source": g.source, "confirmed_by": g.confirmed_by,
+                       "duplicates": g.duplicates} for g in games],
+            "corrections": [{"game": c.game_id, "old": _result_json(c.old),
+                             "new": _result_json(c.new), "arbiter": c.arbiter,
+                             "reason": c.reason, "at": c.at} for c in corrections],
+            "rejected": rejected,
+        }
+
+    def export_csv(self) -> str:
+        """Every game as a CSV row: round, board, table, south, north (players' names; "bye"
+        for a bye), result ("1-0", "1/2-1/2", "0-1", empty while none), seeds ("30-18"),
+        status."""
+        names = {player.number: player.name for player in self.players()}
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("round", "board", "table", "south", "north", "result", "seeds",
+                         "status"))
+        for game in self.games():
+            pairing, result = game.pairing, game.result
+            writer.writerow((
+                pairing.round, pairing.board, game.table or "", names[pairing.south],
+                "bye" if pairing.is_bye else names[pairing.north],
+                result_text(result) if result else "",
+                "%d-%d" % (result.south_seeds, result.north_seeds) if result else "",
+                game.status))
+        return out.getvalue()
+
+
+def _result_json(result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {"south_points": result.south_points, "south_seeds": result.south_seeds,
+            "north_seeds": result.north_seeds}

@@ -1,0 +1,435 @@
+"""The tournament's live pages and the arbiter's pages (host-only).
+
+    app = create_app(server, arbiters={"Hodan": "a long password"})
+    url, instance, thread = controller.web.start_in_thread(app, 8080, "0.0.0.0")
+
+For everyone:
+
+- ``GET /``: the live page: the event, the pairings of every round (the current one first),
+  the standings with the event's tie-breaks, and a card for every table with its status and a
+  small live board. ``GET /table/<id>``: one table's board, big.
+- ``WS /ws``: the server's live feed (`TournamentServer.live`). On connecting a page gets the
+  latest "event", "pairings", "standings" and every "table/<id>" message, then each one again
+  whenever it changes: the pages never poll.
+- ``GET /api/live`` (`server.snapshot()`), ``GET /export.json``, ``GET /export.csv``,
+  ``GET /records.pgn`` (every game record, round by round, board by board).
+
+For the arbiters (HTTP Basic authentication against `arbiters`; with none the pages are off):
+
+- ``GET /arbiter``: the page; ``GET /arbiter/state[?round=N]``: what it shows, as JSON (the
+  games of round N, by default the latest, the rejected messages and the corrections log).
+- ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/correct`` ``{"game",
+  "south_points", "south_seeds", "north_seeds", "reason"}``, ``POST /arbiter/pair``
+  ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
+  pair two rounds). Each takes a JSON object with exactly those keys and answers 200 with the
+  new state, or 400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
+  The arbiter's name (the Basic user name) goes into the store with the action.
+
+The requests must say ``Content-Type: application/json``: a form on another site can send
+only the simple types without asking first, so it cannot act in an arbiter's name with the
+credentials the browser keeps for this one.
+
+Everything that reads or writes the store runs in Starlette's thread pool, so a slow disk
+never holds up the WebSocket feed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import json
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from controller.tournament.model import POINTS, Result
+from controller.tournament.server import TournamentServer
+from controller.tournament.store import StoreError
+from controller.tournament.store import _result_json as result_json   # as export_json writes it
+from controller.web.companion import STATIC as SHARED_STATIC
+
+STATIC = Path(__file__).parent / "static"
+STYLE = SHARED_STATIC / "style.css"         # the look every page of the project shares
+
+REALM = "layli arbiter"
+MAX_BODY = 64 * 1024        # bytes: an arbiter's request is a few hundred
+MAX_REASON = 500            # characters of a correction's reason
+REJECTED_SHOWN = 100        # the newest rejected messages on the arbiter's page
+
+OFF = ("the arbiter's pages are off: this server was started without arbiters. Give it at "
+       "least one arbiter's name and password (create_app(server, arbiters={name: password})) "
+       "to turn them on.")
+
+
+class RequestError(ValueError):
+    """An arbiter's request refused as it stands; the message says what was wrong."""
+
+
+# --- reading an arbiter's request -------------------------------------------------------------
+
+Check = Callable[[Any, str], Any]
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _game(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise RequestError("%r must be a game id such as \"event/r1/b1\", not %s"
+                           % (key, _shown(value)))
+    return value
+
+
+def _points(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value not in POINTS:
+        raise RequestError("%r (South's points) must be 1, 0.5 or 0, not %s"
+                           % (key, _shown(value)))
+    return float(value)
+
+
+def _seeds(value: Any, key: str) -> int:
+    if type(value) is not int or value < 0:
+        raise RequestError("%r must be a whole number of seeds >= 0, not %s"
+                           % (key, _shown(value)))
+    return value
+
+
+def _reason(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RequestError("%r must say why the result is corrected, not %s"
+                           % (key, _shown(value)))
+    if len(value) > MAX_REASON:
+        raise RequestError("%r is %d characters long, more than %d"
+                           % (key, len(value), MAX_REASON))
+    if any(ord(char) < 32 and char not in "\t\n" for char in value):
+        raise RequestError("%r has a control character" % key)
+    return value.strip()
+
+
+def _round(value: Any, key: str) -> int:
+    if type(value) is not int or value < 1:
+        raise RequestError("%r must be the number of the round to pair (1, 2, ...), not %s"
+                           % (key, _shown(value)))
+    return value
+
+
+CONFIRM: dict[str, Check] = {"game": _game}
+CORRECT: dict[str, Check] = {"game": _game, "south_points": _points, "south_seeds": _seeds,
+                             "north_seeds": _seeds, "reason": _reason}
+PAIR: dict[str, Check] = {"round": _round}
+
+
+def read_body(body: bytes, content_type: str | None, keys: dict[str, Check]) -> dict[str, Any]:
+    """The checked fields of an arbiter's request: a JSON object with exactly `keys`, each
+    passing its check; RequestError names the first thing wrong."""
+    if (content_type or "").split(";")[0].strip().lower() != "application/json":
+        raise RequestError("the request's Content-Type must be application/json, not %s"
+                           % (content_type or "missing"))
+    if len(body) > MAX_BODY:
+        raise RequestError("the request is more than %d bytes" % MAX_BODY)
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise RequestError("the request is not JSON: %s" % error) from None
+    if not isinstance(data, dict):
+        raise RequestError("the request must be a JSON object with %s, not %s"
+                           % (", ".join(keys), _shown(data)))
+    unknown = [key for key in data if key not in keys]
+    missing = [key for key in keys if key not in data]
+    problems = []
+    if unknown:
+        problems.append("unknown key%s %s" % ("s" if len(unknown) > 1 else "",
+                                               ", ".join(_shown(key) for key in unknown)))
+    if missing:
+        problems.append("missing %s" % ", ".join(_shown(key) for key in missing))
+    if problems:
+        raise RequestError("%s (the request takes exactly %s)" % (
+            "; ".join(problems), ", ".join(keys)))
+    return {key: check(data[key], key) for key, check in keys.items()}
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, read no further than a byte past MAX_BODY (which read_body
+    refuses): a client cannot make the server hold more."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            break
+    return body
+
+
+# --- who is asking ----------------------------------------------------------------------------
+
+def check_arbiters(arbiters: dict[str, str] | None) -> dict[str, str]:
+    """The arbiters' names and passwords, checked: each name is text without a colon (Basic
+    authentication splits there), control characters or spaces at its ends; each password is
+    non-empty text. ValueError names the first problem."""
+    if arbiters is None:
+        return {}
+    if not isinstance(arbiters, dict):
+        raise ValueError("the arbiters must map names to passwords, not %r" % (arbiters,))
+    for name, password in arbiters.items():
+        if not isinstance(name, str) or not name or name != name.strip() or ":" in name or \
+                any(ord(char) < 32 or ord(char) == 127 for char in name):
+            raise ValueError("an arbiter's name must be text without a colon, control "
+                             "characters or spaces at its ends, not %r" % (name,))
+        if not isinstance(password, str) or not password:
+            raise ValueError("arbiter %s's password must be non-empty text" % name)
+    return dict(arbiters)
+
+
+def basic_user(header: str | None, arbiters: dict[str, str]) -> str | None:
+    """The arbiter an Authorization header proves to be, or None. Every name and password is
+    compared, in constant time, so the answer's timing tells nothing about either."""
+    if not header or not header[:6].lower() == "basic ":
+        return None
+    try:
+        user, _, password = base64.b64decode(header[6:].strip(), validate=True).decode(
+            "utf-8").partition(":")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    found = None
+    for name, secret in arbiters.items():
+        same_name = hmac.compare_digest(name.encode("utf-8"), user.encode("utf-8"))
+        same_password = hmac.compare_digest(secret.encode("utf-8"), password.encode("utf-8"))
+        if same_name and same_password:
+            found = name
+    return found
+
+
+# --- what the arbiter sees --------------------------------------------------------------------
+
+def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = None
+                  ) -> dict[str, Any]:
+    """What the arbiter's page shows: the games of `round` (the latest by default) with their
+    results, whether the next round can be paired, the newest rejected messages and every
+    correction."""
+    store = server.store
+    event = store.event()
+    latest = store.last_round()
+    shown = latest if round is None else round
+    if round is not None and not 1 <= round <= latest:
+        paired = "none yet" if not latest else "1" if latest == 1 else "1 to %d" % latest
+        raise RequestError("round %d is not paired (rounds paired: %s)" % (round, paired))
+    names = {player.number: player.name for player in store.players()}
+    games = [{
+        "game": row.id, "board": row.pairing.board, "table": row.table,
+        "south": names[row.pairing.south],
+        "north": None if row.pairing.is_bye else names[row.pairing.north],
+        "bye": row.pairing.is_bye, "status": row.status, "result": result_json(row.result),
+        "source": row.source, "confirmed_by": row.confirmed_by, "duplicates": row.duplicates,
+    } for row in (store.games(shown) if shown else [])]
+    complete = server.round_complete()
+    return {
+        "type": "arbiter", "arbiter": arbiter, "event": event.name, "variant": event.variant,
+        "rounds": event.rounds, "latest_round": latest, "round": shown, "games": games,
+        "round_complete": complete, "next_round": latest + 1 if latest < event.rounds else None,
+        "can_pair": complete and latest < event.rounds,
+        "rejected_counts": store.rejected_counts(),
+        "rejected": [{"at": item.at, "topic": item.topic, "reason": item.reason,
+                      "detail": item.detail, "payload": item.payload}
+                     for item in store.rejected(REJECTED_SHOWN)],
+        "corrections": [{"game": item.game_id, "old": result_json(item.old),
+                         "new": result_json(item.new), "arbiter": item.arbiter,
+                         "reason": item.reason, "at": item.at}
+                        for item in store.corrections()],
+    }
+
+
+# --- exports ----------------------------------------------------------------------------------
+
+def records_text(server: TournamentServer) -> str:
+    """Every game record of the event, in round and board order, separated by blank lines."""
+    records = [text.strip("\n") for text in server.store.records().values()]
+    return "\n\n".join(records) + "\n" if records else ""
+
+
+def _download(name: str, suffix: str) -> str:
+    """A Content-Disposition that saves the export under the event's name (ASCII for old
+    browsers, the name itself for the others)."""
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "event"
+    return "attachment; filename=\"%s%s\"; filename*=UTF-8''%s" % (
+        plain, suffix, quote(name + suffix, safe=""))
+
+
+# --- the app ----------------------------------------------------------------------------------
+
+def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None) -> Starlette:
+    """The live pages of `server`'s event and, with `arbiters` ({name: password}), the
+    arbiter's pages."""
+    arbiters = check_arbiters(arbiters)
+    store = server.store
+    acting = threading.Lock()       # one arbiter's action at a time: check, then act
+
+    def error(status: int, message: str, **headers: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status, headers=headers or None)
+
+    def who(request: Request) -> str | Response:
+        """The arbiter making `request`, or the response that refuses it."""
+        json_wanted = request.url.path != "/arbiter"
+        if not arbiters:
+            return error(404, OFF) if json_wanted else PlainTextResponse(OFF, 404)
+        name = basic_user(request.headers.get("authorization"), arbiters)
+        if name is not None:
+            return name
+        message = "the arbiter's pages need an arbiter's name and password"
+        challenge = {"WWW-Authenticate": 'Basic realm="%s", charset="UTF-8"' % REALM}
+        if json_wanted:
+            return error(401, message, **challenge)
+        return PlainTextResponse(message, 401, headers=challenge)
+
+    # the pages and the feed
+
+    async def live_page(request: Request) -> Response:
+        return FileResponse(STATIC / "live.html")
+
+    async def table_page(request: Request) -> Response:
+        table = request.path_params["table"]
+        known = [row.id for row in await run_in_threadpool(store.tables)]
+        if table not in known:
+            return PlainTextResponse("no table %r at this event (its tables: %s)" % (
+                table, ", ".join(known) or "none"), 404)
+        return FileResponse(STATIC / "table.html")
+
+    async def feed(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await server.live.follow(websocket)
+
+    async def live_json(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(server.snapshot))
+
+    async def export_json(request: Request) -> Response:
+        data = await run_in_threadpool(store.export_json)
+        return JSONResponse(data, headers={
+            "Content-Disposition": _download(data["event"]["name"], ".json")})
+
+    async def export_csv(request: Request) -> Response:
+        text = await run_in_threadpool(store.export_csv)
+        name = (await run_in_threadpool(store.event)).name
+        return Response(text, media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": _download(name, ".csv")})
+
+    async def records_pgn(request: Request) -> Response:
+        text = await run_in_threadpool(records_text, server)
+        name = (await run_in_threadpool(store.event)).name
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": _download(name, ".pgn")})
+
+    # the arbiter's
+
+    async def arbiter_page(request: Request) -> Response:
+        arbiter = who(request)
+        if isinstance(arbiter, Response):
+            return arbiter
+        return FileResponse(STATIC / "arbiter.html", headers={"Cache-Control": "no-store"})
+
+    async def arbiter_json(request: Request) -> Response:
+        arbiter = who(request)
+        if isinstance(arbiter, Response):
+            return arbiter
+        unknown = [key for key in request.query_params if key != "round"]
+        if unknown:
+            return error(400, "unknown query parameter %s (the state takes only round)"
+                         % _shown(unknown[0]))
+        text = request.query_params.get("round")
+        if text is not None and not (text.isascii() and text.isdigit()):
+            return error(400, "round must be a round's number (1, 2, ...), not %s"
+                         % _shown(text))
+        try:
+            state = await run_in_threadpool(
+                arbiter_state, server, arbiter, None if text is None else int(text))
+        except RequestError as refused:
+            return error(400, str(refused))
+        return JSONResponse(state, headers={"Cache-Control": "no-store"})
+
+    def action(keys: dict[str, Check], act: Callable[[dict[str, Any], str], int | None]):
+        """A POST endpoint: who, the body, then `act(fields, arbiter)` (in the thread pool,
+        one at a time), answered with the state of the round it returns (None: the latest)."""
+        async def endpoint(request: Request) -> Response:
+            arbiter = who(request)
+            if isinstance(arbiter, Response):
+                return arbiter
+            try:
+                fields = read_body(await _body(request), request.headers.get("content-type"),
+                                   keys)
+            except RequestError as refused:
+                return error(400, str(refused))
+
+            def run() -> dict[str, Any]:
+                with acting:
+                    round = act(fields, arbiter)
+                    return arbiter_state(server, arbiter, round)
+            try:
+                return JSONResponse(await run_in_threadpool(run))
+            except ValueError as refused:   # RequestError, StoreError, a pairing's refusal
+                return error(400, str(refused))
+        return endpoint
+
+    def game_round(game: str) -> int:
+        """The round of `game`, or RequestError when the event has no such game."""
+        try:
+            return store.game(game).pairing.round
+        except StoreError:
+            raise RequestError("'game': this event has no game %s" % _shown(game)) from None
+
+    def confirm(fields: dict[str, Any], arbiter: str) -> int:
+        round = game_round(fields["game"])
+        server.confirm(fields["game"], arbiter)
+        return round
+
+    def correct(fields: dict[str, Any], arbiter: str) -> int:
+        round = game_round(fields["game"])
+        result = Result(fields["south_points"], fields["south_seeds"], fields["north_seeds"])
+        server.correct(fields["game"], result, arbiter, fields["reason"])
+        return round
+
+    def pair(fields: dict[str, Any], arbiter: str) -> None:
+        latest, rounds = store.last_round(), store.event().rounds
+        wanted = fields["round"]
+        if latest >= rounds:
+            raise RequestError("all %d rounds are paired already" % rounds)
+        if wanted <= latest:
+            raise RequestError("round %d is paired already" % wanted)
+        if wanted != latest + 1:
+            raise RequestError("the next round is %d, not %d" % (latest + 1, wanted))
+        if not server.round_complete():
+            waiting = [row.id for row in store.games(latest) if row.result is None]
+            raise RequestError("round %d cannot be paired before round %d is over: %s %s no "
+                               "result" % (wanted, latest, ", ".join(waiting),
+                                           "has" if len(waiting) == 1 else "have"))
+        server.pair_next_round()
+        return None
+
+    app = Starlette(routes=[
+        Route("/", live_page),
+        Route("/table/{table}", table_page),
+        WebSocketRoute("/ws", feed),
+        Route("/api/live", live_json),
+        Route("/export.json", export_json),
+        Route("/export.csv", export_csv),
+        Route("/records.pgn", records_pgn),
+        Route("/arbiter", arbiter_page),
+        Route("/arbiter/state", arbiter_json),
+        Route("/arbiter/confirm", action(CONFIRM, confirm), methods=["POST"]),
+        Route("/arbiter/correct", action(CORRECT, correct), methods=["POST"]),
+        Route("/arbiter/pair", action(PAIR, pair), methods=["POST"]),
+        Route("/static/style.css", lambda request: FileResponse(STYLE)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    app.state.server = server
+    return app

@@ -1,0 +1,519 @@
+"""The tournament's live pages and the arbiter's pages over HTTP and the WebSocket (Starlette's
+TestClient): every route, every refusal (its status, its message, and that nothing changed),
+the arbiter's authentication.
+
+`LiveEvent` is a TournamentServer over an in-memory store that is never connected to a
+broker: the tests hand it what tables send through `server.handle(topic, payload)`, just as
+paho's network thread would. The browser tests (test_tournament_ui.py) use it too.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from controller.rules import Game
+from controller.rules.record import write_game
+from controller.tournament import messages
+from controller.tournament.model import Result
+from controller.tournament.server import TournamentServer
+from controller.tournament.store import GameRow, Store
+from controller.tournament.web import MAX_BODY, OFF, create_app
+
+EVENT = "Club night"
+VARIANT = "layli-goobalay"
+PLAYERS = (("Ayan", 1500), ("Hodan", 1620), ("Warsame", 1580), ("Faadumo", 1700), ("Cali", 1450))
+ARBITERS = {"Hodan Arbiter": "long enough password", "Deeqa": "another one"}
+NOWHERE = "mqtt://127.0.0.1:1"      # a broker nobody runs: the server is never started
+
+
+class LiveEvent:
+    """An event with `tables` tables and `players`, a TournamentServer that is fed the
+    tables' messages by hand, and the web app over it."""
+
+    def __init__(self, tables: int = 3, players=PLAYERS, rounds: int = 3,
+                 arbiters: dict[str, str] | None = ARBITERS) -> None:
+        self.store = Store(":memory:", clock=lambda: 1_700_000_000.0)
+        self.store.create_event(EVENT, VARIANT, rounds=rounds)
+        for name, rating in players:
+            self.store.register(name, rating)
+        for number in range(1, tables + 1):
+            self.store.add_table("table-%d" % number)
+        self.server = TournamentServer(self.store, NOWHERE)
+        self.app = create_app(self.server, arbiters)
+        self.at = 1_700_000_000.0
+
+    def games(self, round: int | None = None, byes: bool = False) -> list[GameRow]:
+        rows = self.store.games(self.store.last_round() if round is None else round)
+        return [row for row in rows if byes or not row.pairing.is_bye]
+
+    def names(self, row: GameRow) -> tuple[str, str]:
+        names = {player.number: player.name for player in self.store.players()}
+        return names[row.pairing.south], names[row.pairing.north]
+
+    def send(self, table: str, kind: str, payload: bytes) -> bool:
+        return self.server.handle(messages.topic(table, kind), payload)
+
+    def finish(self, row: GameRow, seed: int = 0) -> Result:
+        """Play `row`'s game to its end (random moves, the same for the same game and seed)
+        and send its result from its table, as the board would."""
+        game = Game(VARIANT)
+        rng = random.Random("%s/%d" % (row.id, seed))
+        while not game.over:
+            game.push(rng.choice(game.legal_moves()))
+        south, north = self.names(row)
+        record = write_game(game, {"Event": EVENT, "South": south, "North": north})
+        result = Result({0: 1.0, 1: 0.0, None: 0.5}[game.winner()], *game.scores)
+        self.at += 1
+        assert self.send(row.table, "result", messages.result(
+            row.table, row.id, result.south_points, result.south_seeds, result.north_seeds,
+            record, self.at))
+        return result
+
+    def finish_round(self) -> None:
+        for row in self.games():
+            if row.result is None:
+                self.finish(row)
+
+    def presence(self, table: str, status: str = "online") -> None:
+        assert self.send(table, "presence", messages.presence(table, status, "test 1.0", self.at))
+
+    def state(self, row: GameRow | None, table: str | None = None, **changes: Any) -> dict:
+        """Send a state message for `row`'s game (or an idle `table`); returns its fields.
+        (A table whose presence is offline stays offline: say it is online first.)"""
+        fields: dict[str, Any] = {
+            "game": row.id if row else None, "status": "playing" if row else "idle",
+            "variant": VARIANT, "pits": [4] * 12, "uur": [None] * 12, "captured": [0, 0],
+            "to_move": 0, "ply": 0, "players": list(self.names(row)) if row else ["", ""],
+            "faults": [], "at": self.at}
+        fields.update(changes)
+        assert self.send(table or row.table, "state", messages.state(table or row.table,
+                                                                      **fields))
+        return fields
+
+
+def basic(name: str, password: str) -> dict[str, str]:
+    token = base64.b64encode(("%s:%s" % (name, password)).encode("utf-8")).decode("ascii")
+    return {"Authorization": "Basic " + token}
+
+
+HODAN = basic("Hodan Arbiter", ARBITERS["Hodan Arbiter"])
+
+
+@pytest.fixture
+def event() -> LiveEvent:
+    """Round 1 paired (5 players: two games and a bye), no results yet."""
+    live = LiveEvent()
+    live.server.pair_next_round()
+    return live
+
+
+@pytest.fixture
+def client(event) -> TestClient:
+    with TestClient(event.app) as client:
+        yield client
+
+
+def post(client: TestClient, path: str, body: Any, headers: dict | None = None,
+         content_type: str = "application/json"):
+    text = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post(path, content=text, headers={
+        **(HODAN if headers is None else headers), "Content-Type": content_type})
+
+
+# --- the live pages ---------------------------------------------------------------------------
+
+
+def test_the_pages_and_their_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    for script in ("feed.js", "board.js", "live.js"):
+        assert '<script src="/static/%s">' % script in page.text
+    for name in ("feed.js", "board.js", "live.js", "table.js", "arbiter.js", "tournament.css"):
+        assert client.get("/static/" + name).status_code == 200, name
+    # the look is the project's: the virtual board's stylesheet, served from its own folder
+    shared = client.get("/static/style.css")
+    assert shared.status_code == 200 and ".count" in shared.text
+    table = client.get("/table/table-2")
+    assert table.status_code == 200 and "/static/table.js" in table.text
+
+
+def test_a_table_the_event_does_not_have_is_not_found_and_named(client):
+    answer = client.get("/table/table-9")
+    assert answer.status_code == 404
+    assert answer.text == "no table 'table-9' at this event (its tables: table-1, table-2, table-3)"
+
+
+def test_api_live_is_the_servers_snapshot(event, client):
+    event.state(event.games()[0])
+    live = client.get("/api/live").json()
+    assert live == json.loads(json.dumps(event.server.snapshot()))
+    assert set(live) == {"event", "pairings", "standings", "tables"}
+    assert live["tables"]["table-1"]["state"]["pits"] == [4] * 12
+
+
+def test_the_exports(event, client):
+    finished = [event.finish(row) for row in event.games()]
+    answer = client.get("/export.json")
+    assert answer.status_code == 200 and answer.json() == event.store.export_json()
+    assert answer.headers["content-disposition"].startswith(
+        'attachment; filename="Club-night.json"')
+    answer = client.get("/export.csv")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "text/csv; charset=utf-8"
+    assert answer.headers["content-disposition"] == (
+        'attachment; filename="Club-night.csv"; filename*=UTF-8\'\'Club%20night.csv')
+    assert answer.text == event.store.export_csv()
+    rows = answer.text.splitlines()
+    assert rows[0] == "round,board,table,south,north,result,seeds,status"
+    assert len(rows) == 4 and rows[3].endswith(",bye,1-0,0-0,confirmed")
+    assert rows[1].endswith("%d-%d,reported" % (finished[0].south_seeds,
+                                                  finished[0].north_seeds))
+
+
+def test_records_pgn_has_every_record_in_round_and_board_order(event, client):
+    assert client.get("/records.pgn").text == ""        # nothing played yet
+    event.finish_round()
+    event.server.pair_next_round()
+    event.finish_round()
+    answer = client.get("/records.pgn")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    assert answer.headers["content-disposition"].startswith('attachment; filename="Club-night.pgn"')
+    records = [row.record for row in event.store.games() if row.record]
+    assert len(records) == 4
+    assert answer.text == "\n\n".join(record.rstrip("\n") for record in records) + "\n"
+    # in round and board order: each game's players, as the pairings have them
+    where = [answer.text.index('[South "%s"]\n[North "%s"]' % event.names(row))
+             for round in (1, 2) for row in event.games(round)]
+    assert where == sorted(where)
+
+
+# --- the live feed ----------------------------------------------------------------------------
+
+
+def receive_until(ws, test, limit: int = 50) -> dict:
+    """The first message that passes `test` (at most `limit` messages read)."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if test(message):
+            return message
+    raise AssertionError("no such message in %d" % limit)
+
+
+def test_the_feed_sends_everything_then_each_change(event, client):
+    with client.websocket_connect("/ws") as ws:
+        # the latest of every key, the least recently changed first
+        first = {(m["type"], m.get("table")): m for m in (ws.receive_json() for _ in range(7))}
+        assert sorted(first, key=str) == sorted([
+            ("hello", None), ("event", None), ("pairings", None), ("standings", None),
+            ("table", "table-1"), ("table", "table-2"), ("table", "table-3")], key=str)
+        assert first["event", None]["name"] == EVENT and first["event", None]["round"] == 1
+        assert len(first["pairings", None]["rounds"][0]["games"]) == 3
+        # a table's state: its message comes, with the board
+        row = event.games()[1]
+        event.presence(row.table)
+        event.state(row, pits=[5, 0, 4, 4, 4, 4, 4, 4, 4, 4, 3, 4], ply=2, to_move=1)
+        table = receive_until(ws, lambda m: m["type"] == "table" and m["state"])
+        assert table["table"] == row.table and table["status"] == "playing"
+        assert table["state"]["pits"][:2] == [5, 0] and table["state"]["ply"] == 2
+        # a move
+        assert event.send(row.table, "move", messages.move(row.table, row.id, 3, 4, event.at))
+        table = receive_until(ws, lambda m: m["type"] == "table" and m["last_move"])
+        assert table["last_move"] == {"game": row.id, "ply": 3, "move": 4, "at": event.at}
+        # a result: the pairings and the standings follow
+        event.finish(row)
+        reported = receive_until(ws, lambda m: m["type"] == "pairings" and any(
+            game["status"] == "reported" for game in m["rounds"][0]["games"]))
+        finished = [game["game"] for game in reported["rounds"][0]["games"]
+                    if game["result"] and game["north"]]
+        assert finished == [row.id]
+        standings = receive_until(ws, lambda m: m["type"] == "standings" and any(
+            line["games"] for line in m["rows"]))
+        assert sum(line["games"] for line in standings["rows"]) == 2
+
+
+# --- the arbiter's authentication -------------------------------------------------------------
+
+
+def test_without_arbiters_the_arbiters_pages_are_off_and_say_how_to_turn_them_on():
+    live = LiveEvent(arbiters=None)
+    live.server.pair_next_round()
+    with TestClient(live.app) as client:
+        page = client.get("/arbiter", headers=HODAN)
+        assert page.status_code == 404 and page.text == OFF
+        assert "arbiters={name: password}" in OFF
+        assert client.get("/arbiter/state", headers=HODAN).json() == {"error": OFF}
+        before = live.store.export_json()
+        answer = post(client, "/arbiter/pair", {"round": 2})
+        assert answer.status_code == 404 and answer.json() == {"error": OFF}
+        assert live.store.export_json() == before
+    with TestClient(LiveEvent(arbiters={}).app) as client:       # {} is none too
+        assert client.get("/arbiter", headers=HODAN).status_code == 404
+
+
+@pytest.mark.parametrize("headers", [
+    {},
+    basic("Hodan Arbiter", "wrong"),
+    basic("Hodan", ARBITERS["Hodan Arbiter"]),
+    basic("Deeqa", ARBITERS["Hodan Arbiter"]),          # another arbiter's password
+    basic("Hodan Arbiter", ARBITERS["Hodan Arbiter"] + " "),
+    {"Authorization": "Bearer abc"},
+    {"Authorization": "Basic not base64!"},
+    {"Authorization": "Basic " + base64.b64encode(b"\xff\xfe:x").decode()},
+], ids=["none", "wrong password", "unknown name", "another's password", "extra space",
+        "not basic", "not base64", "not utf-8"])
+def test_the_arbiters_pages_ask_who_is_there(event, client, headers):
+    before = event.store.export_json()
+    page = client.get("/arbiter", headers=headers)
+    assert page.status_code == 401
+    assert page.headers["www-authenticate"] == 'Basic realm="layli arbiter", charset="UTF-8"'
+    state = client.get("/arbiter/state", headers=headers)
+    assert state.status_code == 401 and "name and password" in state.json()["error"]
+    for path, body in (("/arbiter/confirm", {"game": "x"}), ("/arbiter/pair", {"round": 2})):
+        answer = post(client, path, body, headers=headers)
+        assert answer.status_code == 401 and "www-authenticate" in answer.headers
+    assert event.store.export_json() == before
+
+
+def test_each_arbiter_gets_in_with_their_own_password(client):
+    page = client.get("/arbiter", headers=HODAN)
+    assert page.status_code == 200 and "/static/arbiter.js" in page.text
+    assert page.headers["cache-control"] == "no-store"
+    state = client.get("/arbiter/state", headers=basic("Deeqa", "another one")).json()
+    assert state["arbiter"] == "Deeqa"
+
+
+@pytest.mark.parametrize("arbiters, error", [
+    ({"a:b": "x"}, "without a colon"),
+    ({" Hodan": "x"}, "spaces at its ends"),
+    ({"": "x"}, "an arbiter's name"),
+    ({"Hodan": ""}, "arbiter Hodan's password must be non-empty"),
+    ({"Hodan": None}, "password must be non-empty text"),
+    (["Hodan"], "must map names to passwords"),
+])
+def test_arbiters_are_checked_when_the_app_is_made(event, arbiters, error):
+    with pytest.raises(ValueError, match=error):
+        create_app(event.server, arbiters)
+
+
+# --- the arbiter's state and actions ----------------------------------------------------------
+
+
+def test_the_arbiters_state(event, client):
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    assert state["arbiter"] == "Hodan Arbiter" and state["event"] == EVENT
+    assert (state["round"], state["latest_round"], state["rounds"]) == (1, 1, 3)
+    assert [game["board"] for game in state["games"]] == [1, 2, 3]
+    bye = state["games"][2]
+    assert bye["bye"] and bye["north"] is None and bye["table"] is None
+    assert bye["result"] == {"south_points": 1.0, "south_seeds": 0, "north_seeds": 0}
+    assert [game["status"] for game in state["games"][:2]] == ["assigned", "assigned"]
+    assert not state["round_complete"] and not state["can_pair"] and state["next_round"] == 2
+    assert state["rejected"] == [] and state["corrections"] == []
+    # a forged message: rejected, and the arbiter sees why
+    assert not event.send("table-1", "result", messages.result(
+        "table-1", event.games()[1].id, 1.0, 30, 18, "1. 3 *", 1.0))
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    assert state["rejected_counts"] == {"MessageError": 1}
+    assert "which is played at table-2" in state["rejected"][0]["detail"]
+    assert state["rejected"][0]["topic"] == "layli/table/table-1/result"
+
+
+def test_confirm(event, client):
+    row = event.games()[0]
+    event.finish(row)
+    answer = post(client, "/arbiter/confirm", {"game": row.id})
+    assert answer.status_code == 200
+    game = answer.json()["games"][0]
+    assert game["status"] == "confirmed" and game["confirmed_by"] == "Hodan Arbiter"
+    stored = event.store.game(row.id)
+    assert stored.status == "confirmed" and stored.confirmed_by == "Hodan Arbiter"
+    # the live feed has it too
+    _, text = event.server.live.latest("pairings")
+    assert json.loads(text)["rounds"][0]["games"][0]["status"] == "confirmed"
+
+
+def test_correct(event, client):
+    row = event.games()[0]
+    first = event.finish(row)
+    new = Result(0.5 if first.south_points != 0.5 else 1.0, 24, 24)
+    answer = post(client, "/arbiter/correct", {
+        "game": row.id, "south_points": new.south_points, "south_seeds": 24,
+        "north_seeds": 24, "reason": "  the players agreed a draw before the end  "})
+    assert answer.status_code == 200, answer.text
+    state = answer.json()
+    assert state["games"][0]["status"] == "corrected"
+    assert state["games"][0]["result"] == {"south_points": new.south_points,
+                                           "south_seeds": 24, "north_seeds": 24}
+    assert state["corrections"] == [{
+        "game": row.id, "arbiter": "Hodan Arbiter",
+        "reason": "the players agreed a draw before the end", "at": 1_700_000_000.0,
+        "old": {"south_points": first.south_points, "south_seeds": first.south_seeds,
+                "north_seeds": first.north_seeds},
+        "new": {"south_points": new.south_points, "south_seeds": 24, "north_seeds": 24}}]
+    assert event.store.game(row.id).result == new
+    # the standings on the live feed follow the correction
+    _, text = event.server.live.latest("standings")
+    south = event.names(row)[0]
+    line = [line for line in json.loads(text)["rows"] if line["name"] == south][0]
+    assert line["points"] == new.south_points
+    # 0 and 1 as JSON whole numbers are points too
+    answer = post(client, "/arbiter/correct", {
+        "game": row.id, "south_points": 0, "south_seeds": 20, "north_seeds": 28,
+        "reason": "the seeds were miscounted"})
+    assert answer.status_code == 200 and event.store.game(row.id).result == Result(0.0, 20, 28)
+
+
+def test_an_earlier_rounds_game_is_corrected_and_shown_with_its_round(event, client):
+    event.finish_round()
+    event.server.pair_next_round()
+    row = event.games(1)[0]
+    result = event.store.game(row.id).result
+    new = Result(result.south_points, result.south_seeds + 1, result.north_seeds - 1)
+    answer = post(client, "/arbiter/correct", {
+        "game": row.id, "south_points": new.south_points, "south_seeds": new.south_seeds,
+        "north_seeds": new.north_seeds, "reason": "a seed was in the wrong store"})
+    assert answer.status_code == 200 and answer.json()["round"] == 1
+    assert answer.json()["latest_round"] == 2
+    state = client.get("/arbiter/state?round=1", headers=HODAN).json()
+    assert state["round"] == 1 and state["games"][0]["status"] == "corrected"
+
+
+def test_pair(event, client):
+    event.finish_round()
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    assert state["round_complete"] and state["can_pair"] and state["next_round"] == 2
+    answer = post(client, "/arbiter/pair", {"round": 2})
+    assert answer.status_code == 200
+    state = answer.json()
+    assert (state["round"], state["latest_round"], state["next_round"]) == (2, 2, 3)
+    assert len(state["games"]) == 3 and not state["can_pair"]
+    assert event.store.last_round() == 2
+    _, text = event.server.live.latest("event")
+    assert json.loads(text)["round"] == 2
+    # the same click again (a second arbiter, a double click): refused, nothing paired
+    answer = post(client, "/arbiter/pair", {"round": 2})
+    assert answer.status_code == 400 and answer.json() == {"error": "round 2 is paired already"}
+    event.finish_round()
+    assert post(client, "/arbiter/pair", {"round": 3}).status_code == 200
+    event.finish_round()
+    answer = post(client, "/arbiter/pair", {"round": 4})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "all 3 rounds are paired already"}
+    assert client.get("/arbiter/state", headers=HODAN).json()["next_round"] is None
+
+
+def refusals(event: LiveEvent) -> list[tuple[str, Any, str, str]]:
+    """(path, body, content type, what the error says) for an event whose round 1 has board
+    1's result reported and confirmed, board 2 still playing, board 3 a bye."""
+    done, playing, bye = (row.id for row in event.games(byes=True))
+    result = event.store.game(done).result
+    good = {"game": done, "south_points": 0.5, "south_seeds": 24, "north_seeds": 24,
+            "reason": "agreed"}
+    if result.south_points == 0.5:
+        good["south_points"] = 1.0
+    json_type = "application/json"
+    return [
+        # the body
+        ("/arbiter/confirm", '{"game": ', json_type, "the request is not JSON: Expecting value"),
+        ("/arbiter/confirm", b"\xff\xfe", json_type, "the request is not JSON"),
+        ("/arbiter/confirm", [done], json_type,
+         'must be a JSON object with game, not ["Club night/r1/b1"]'),
+        ("/arbiter/confirm", {"game": done}, "text/plain",
+         "Content-Type must be application/json, not text/plain"),
+        ("/arbiter/confirm", {"game": done}, "application/x-www-form-urlencoded",
+         "must be application/json"),
+        ("/arbiter/confirm", {}, json_type, 'missing "game" (the request takes exactly game)'),
+        ("/arbiter/confirm", {"game": done, "by": "me"}, json_type, 'unknown key "by"'),
+        ("/arbiter/confirm", {"game": 7}, json_type, "'game' must be a game id"),
+        ("/arbiter/confirm", {"game": "Club night/r9/b1"}, json_type,
+         "'game': this event has no game \"Club night/r9/b1\""),
+        ("/arbiter/confirm", " " * (MAX_BODY + 1), json_type, "more than 65536"),
+        # the event's state
+        ("/arbiter/confirm", {"game": done}, json_type, "is confirmed already (by Deeqa)"),
+        ("/arbiter/confirm", {"game": playing}, json_type, "has no result to confirm"),
+        ("/arbiter/confirm", {"game": bye}, json_type, "is a bye"),
+        # a correction
+        ("/arbiter/correct", dict(good, south_points=2), json_type,
+         "'south_points' (South's points) must be 1, 0.5 or 0, not 2"),
+        ("/arbiter/correct", dict(good, south_points=True), json_type, "not true"),
+        ("/arbiter/correct", dict(good, south_points="1"), json_type, 'not "1"'),
+        ("/arbiter/correct", dict(good, south_points=None), json_type, "not null"),
+        ("/arbiter/correct", dict(good, south_seeds=-1), json_type,
+         "'south_seeds' must be a whole number of seeds >= 0, not -1"),
+        ("/arbiter/correct", dict(good, north_seeds=3.5), json_type, "not 3.5"),
+        ("/arbiter/correct", dict(good, north_seeds=24.0), json_type, "not 24.0"),
+        ("/arbiter/correct", dict(good, north_seeds="24"), json_type, 'not "24"'),
+        ("/arbiter/correct", dict(good, reason=""), json_type,
+         "'reason' must say why the result is corrected"),
+        ("/arbiter/correct", dict(good, reason="   "), json_type, "must say why"),
+        ("/arbiter/correct", dict(good, reason=None), json_type, "must say why"),
+        ("/arbiter/correct", dict(good, reason="x" * 501), json_type,
+         "'reason' is 501 characters long, more than 500"),
+        ("/arbiter/correct", dict(good, reason="a\x00b"), json_type, "control character"),
+        ("/arbiter/correct", {key: good[key] for key in good if key != "reason"}, json_type,
+         'missing "reason"'),
+        ("/arbiter/correct", dict(good, arbiter="Deeqa"), json_type, 'unknown key "arbiter"'),
+        ("/arbiter/correct", dict(good, game=playing), json_type, "has no result to correct"),
+        ("/arbiter/correct", dict(good, game=bye), json_type, "is a bye"),
+        ("/arbiter/correct", dict(good, south_points=result.south_points,
+                                  south_seeds=result.south_seeds,
+                                  north_seeds=result.north_seeds), json_type,
+         "has that result already"),
+        # pairing
+        ("/arbiter/pair", {}, json_type, 'missing "round"'),
+        ("/arbiter/pair", {"round": "2"}, json_type,
+         "'round' must be the number of the round to pair (1, 2, ...), not \"2\""),
+        ("/arbiter/pair", {"round": 0}, json_type, "not 0"),
+        ("/arbiter/pair", {"round": 1}, json_type, "round 1 is paired already"),
+        ("/arbiter/pair", {"round": 3}, json_type, "the next round is 2, not 3"),
+        ("/arbiter/pair", {"round": 2}, json_type,
+         "round 2 cannot be paired before round 1 is over: Club night/r1/b2 has no result"),
+    ]
+
+
+def test_every_refusal_says_what_was_wrong_and_changes_nothing(event, client):
+    done, playing = event.games()
+    event.finish(done)
+    event.state(playing)
+    event.server.confirm(done.id, "Deeqa")
+    cases = refusals(event)
+    assert len(cases) > 30
+    for path, body, content_type, error in cases:
+        before = (event.store.export_json(), event.server.live.since(0))
+        answer = post(client, path, body, content_type=content_type)
+        assert answer.status_code == 400, (path, body, answer.text)
+        assert error in answer.json()["error"], (path, body, answer.json())
+        assert (event.store.export_json(), event.server.live.since(0)) == before, (path, body)
+
+
+@pytest.mark.parametrize("query, error", [
+    ("round=x", 'round must be a round\'s number (1, 2, ...), not "x"'),
+    ("round=-1", "round must be a round's number"),
+    ("round=2", "round 2 is not paired (rounds paired: 1)"),
+    ("round=0", "round 0 is not paired"),
+    ("r=1", 'unknown query parameter "r" (the state takes only round)'),
+])
+def test_the_state_of_a_round_that_is_not_there_is_refused(client, query, error):
+    answer = client.get("/arbiter/state?" + query, headers=HODAN)
+    assert answer.status_code == 400 and error in answer.json()["error"]
+
+
+def test_before_round_one_the_arbiter_can_pair_it():
+    live = LiveEvent()
+    with TestClient(live.app) as client:
+        state = client.get("/arbiter/state", headers=HODAN).json()
+        assert (state["round"], state["games"], state["can_pair"], state["next_round"]) == (
+            0, [], True, 1)
+        answer = client.get("/arbiter/state?round=1", headers=HODAN)
+        assert answer.status_code == 400
+        assert answer.json() == {"error": "round 1 is not paired (rounds paired: none yet)"}
+        answer = post(client, "/arbiter/pair", {"round": 1})
+        assert answer.status_code == 200 and len(answer.json()["games"]) == 3
+        # the live page's snapshot shows the round
+        assert client.get("/api/live").json()["event"]["round"] == 1
