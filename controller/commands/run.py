@@ -16,6 +16,10 @@ A config file (TOML) holds what the command line would; the command line wins. K
     players = ["Amina", "Yusuf"]     # South's and North's names (the log, the companion page)
     [options]                        # variant options, as --option NAME=VALUE
     endless_bound = 500
+    [tournament]                     # a table of an event: `layli tournament create` writes
+    broker = "mqtt://arbiter.local:1883"      # these lines for each table (docs/tournament.md)
+    table = "table-3"
+    password = "..."
 
 The journal (`STATE/journal.jsonl`) is written after every step, so a board that loses power
 resumes the same move at the same step. `--ui` serves the table companion page (players,
@@ -39,7 +43,8 @@ from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
 
 CONFIG_KEYS = {"profile": str, "port": str, "variant": str, "state": str, "log_level": str,
-               "options": dict, "players": list}
+               "options": dict, "players": list, "tournament": dict}
+TOURNAMENT_KEYS = ("broker", "table", "password")   # `layli tournament create` writes them
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_STATE = "~/.local/state/layli"
 DEFAULT_PLAYERS = ("South", "North")
@@ -100,10 +105,49 @@ def read_config(path: str) -> dict[str, Any]:
     if "log_level" in data and data["log_level"] not in LOG_LEVELS:
         raise UsageError("config %s: log_level %r is not one of %s" % (
             path, data["log_level"], ", ".join(LOG_LEVELS)))
+    if "tournament" in data:
+        check_tournament(data["tournament"], "config %s: [tournament]" % path)
     if "variant" in data and data["variant"] not in VARIANTS:
         raise UsageError("config %s: variant %r is not one of %s" % (
             path, data["variant"], ", ".join(sorted(VARIANTS))))
     return data
+
+
+def check_tournament(table: dict, where: str) -> None:
+    """A config's [tournament] table: the broker's mqtt:// address, the table id and its
+    password, as `layli tournament create` wrote them; UsageError naming what is wrong."""
+    from controller.tournament.messages import is_table_id
+    from controller.tournament.table import broker_address
+
+    if sorted(table) != sorted(TOURNAMENT_KEYS):
+        raise UsageError("%s needs exactly the keys %s, not %s" % (
+            where, ", ".join(TOURNAMENT_KEYS), ", ".join(sorted(table)) or "none"))
+    for key in TOURNAMENT_KEYS:
+        if not isinstance(table[key], str) or not table[key]:
+            raise UsageError("%s: %s must be a text, not %r" % (where, key, table[key]))
+    try:
+        broker_address(table["broker"])
+    except ValueError as error:
+        raise UsageError("%s: %s" % (where, error))
+    if not is_table_id(table["table"]):
+        raise UsageError("%s: table %r is not a table id (a-z, 0-9 and -, at most 32)" % (
+            where, table["table"]))
+
+
+def tournament_table(config: dict, runner, state: Path):
+    """With a [tournament] table in the config: this board as that tournament table, its
+    link to the broker and its agent (controller.tournament.agent); else (None, None)."""
+    table = config.get("tournament")
+    if not table:
+        return None, None
+    from controller import __version__
+    from controller.tournament.agent import join
+
+    link, agent = join(runner, table["table"], table["broker"], table["password"], state,
+                       firmware=__version__)
+    logging.getLogger("layli").info("tournament table %s, broker %s", table["table"],
+                                    table["broker"])
+    return link, agent
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -278,6 +322,7 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
                     records=state / "records", calibration_path=calibration_path,
                     max_count=sum(session.game.setup), players=config["players"],
                     publish=publish)
+    link, agent = tournament_table(config, runner, state)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
     log.info("running %s (%s); state in %s", profile.name, profile.title, state)
@@ -285,12 +330,16 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
         tick = time.monotonic()
         while not stop:
             runner.step()
+            if agent is not None:
+                agent.step()
             tick += 0.0125
             time.sleep(max(0.0, tick - time.monotonic()))
     except KeyboardInterrupt:
         stop.append("Ctrl-C")
     finally:
         io.close()
+        if link is not None:
+            link.close()
         if stop_page is not None:
             stop_page()
     log.info("stopped (%s); the game is in %s", stop[0] if stop else "error", journal)

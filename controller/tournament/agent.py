@@ -29,13 +29,29 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from controller.rules.record import write_game, write_match
-from controller.runner import Runner, place_words
+from controller.runner import Runner, open_session, place_words
 from controller.session import Session
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN
+from controller.tournament.table import TableLink
 
 log = logging.getLogger(__name__)
 
 AGENT_FILE = "tournament-game.json"
+JOURNAL = "journal.jsonl"           # the board's journal, as `layli run` keeps it
+
+
+def join(runner: Runner, table_id: str, url: str, password: str, state_dir: Path,
+         firmware: str = "", **link_options: Any) -> tuple[TableLink, TableAgent]:
+    """Make `runner`'s board tournament table `table_id`: its link to the broker at `url`
+    (its username is the table id) and its agent, the games journaled in
+    ``STATE_DIR/journal.jsonl``. `link_options` tune the link (TableLink's keywords)."""
+    journal = Path(state_dir) / JOURNAL
+    sensing = runner.sensing
+    link = TableLink(table_id, url, table_id, password, state_dir, firmware=firmware,
+                     **link_options)
+    agent = TableAgent(runner, link, state_dir, lambda variant, options: open_session(
+        journal, variant, options or None, sensing))
+    return link, agent
 
 
 class Link(Protocol):

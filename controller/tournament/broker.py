@@ -181,6 +181,9 @@ class Mosquitto(_Managed):
             # A stop saves at once; between saves, a crash loses only what the tables send
             # again anyway (presence, state and unacknowledged results on reconnect).
             "autosave_interval 30",
+            # small messages out at once: Nagle's algorithm held a move back ~30 ms (the
+            # live pages' p90 went from 29 ms to 2 ms with this, `layli bench tournament`)
+            "set_tcp_nodelay true",
             "log_dest file %s" % (self.directory.resolve() / "mosquitto.log"),
             "log_type error",
             "log_type warning",

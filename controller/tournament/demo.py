@@ -30,16 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from controller.ai import Searcher
+from controller.guide import Frame
 from controller.hardware.profile import load as load_profile
 from controller.rules import Game
 from controller.runner import Runner, open_session
 from controller.sensing import Calibration
-from controller.tournament.agent import TableAgent
+from controller.tournament.agent import JOURNAL, join
 from controller.tournament.broker import EmbeddedBroker, Mosquitto
 from controller.tournament.credentials import Credentials
+from controller.tournament.model import Result
 from controller.tournament.server import TournamentServer, standings_rows
 from controller.tournament.store import Store
-from controller.tournament.table import TableLink
 from simulator.board_io import SimulatedBoardIO
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,17 @@ def move_seed(game: str, ply: int) -> int:
     return zlib.crc32(("%s#%d" % (game, ply)).encode("utf-8")) or 1
 
 
+class _ThinkingPlayers(SimulatedBoardIO):
+    """The simulated board, whose players make up their mind before they look at the LEDs:
+    `think()` shows the move chosen as a hint and returns the frame to act on."""
+
+    think: Callable[[], Any] = staticmethod(lambda: None)
+
+    def show(self, frame, pixels) -> None:
+        thought = self.think()
+        super().show(frame if thought is None else thought, pixels)
+
+
 class SimulatedTable:
     """A simulated board and its controller, as table `table_id` of the event at `url`.
     `strength(name)` is a player's search budget in nodes."""
@@ -94,8 +106,9 @@ class SimulatedTable:
         self.profile = load_profile(PROFILE)
         self.layout = self.profile.led_layout()
         start = Game(VARIANT)
-        self.io = SimulatedBoardIO(start.rules.n, start.setup, "counting", self.layout.count,
+        self.io = _ThinkingPlayers(start.rules.n, start.setup, "counting", self.layout.count,
                                    seed)
+        self.io.think = self._think
         self.io.attach()
         self.max_count = sum(start.setup)
         self.powered = False
@@ -104,12 +117,7 @@ class SimulatedTable:
     def power_on(self) -> None:
         """The controller starts (the first time, or after a power cut): the journal
         resumed, a new link to the broker, the agent's memory read back."""
-        journal = self.directory / "journal.jsonl"
-
-        def new_session(variant: str, options: dict):
-            return open_session(journal, variant, options or None, "counting")
-
-        session = new_session(VARIANT, {})
+        session = open_session(self.directory / JOURNAL, VARIANT, None, "counting")
         # as `layli run` does: each cell's zero is kept at every move, and a controller that
         # restarts starts from it (the cells drift: the first calibration is hours old)
         kept = self.directory / "calibration.json"
@@ -118,10 +126,9 @@ class SimulatedTable:
         self.runner = Runner(self.io, session, self.layout, "counting", calibration,
                              now_ms=self.io.now_ms, max_count=self.max_count,
                              calibration_path=kept)
-        self.link = TableLink(self.table_id, self.url, self.table_id, self.password,
-                              self.directory, firmware="simulated",
-                              reconnect_delay=(0.2, 2.0), resend_every=5.0)
-        self.agent = TableAgent(self.runner, self.link, self.directory, new_session)
+        self.link, self.agent = join(self.runner, self.table_id, self.url, self.password,
+                                     self.directory, firmware="simulated",
+                                     reconnect_delay=(0.2, 2.0), resend_every=5.0)
         self.powered = True
 
     def power_cut(self) -> None:
@@ -143,19 +150,26 @@ class SimulatedTable:
         return self.powered and self.agent.game is not None and not self.agent.reported
 
     def step(self) -> None:
-        """One step of the board's loop; the player to move is shown the move they choose."""
+        """One step of the board's loop."""
         if not self.powered:
             return
         self.runner.step()
         self.agent.step()
+
+    def _think(self):
+        """The player to move chooses, and the board shows it as a hint: the frame they see."""
+        if not self.powered:
+            return None
         session = self.runner.session
         guide, game = session.guide, session.game
-        if (self.agent.game is not None and not game.over and guide.phase == "await"
-                and guide.hint is None):
+        if self.agent.game is None:
+            return Frame(len(session.frame.places))    # no game given yet: they wait for it
+        if not game.over and guide.phase == "await" and guide.hint is None:
             name = self.runner.players[game.to_move]
             searcher = Searcher("strongest", seed=move_seed(self.agent.game, len(game.moves)),
                                 nodes=self.strength(name))
             guide.show_hint(searcher.choose(game))
+        return session.frame
 
 
 @dataclass
@@ -352,6 +366,41 @@ class DemoEvent:
                 "results_recorded": sum(row.result is not None for row in games),
                 "duplicates": duplicates, "rejected": rejected, "standings": snapshot,
                 "faults": list(self.faults.done) if self.faults is not None else []}
+
+
+def reference_standings(tables: int, rounds: int, *, system: str = "swiss",
+                        seed: int = 1) -> list[dict[str, Any]]:
+    """The standings a demo of `tables` and `rounds` must end with, worked out without boards,
+    broker or clock: the same players, the same pairing code, and each game played straight
+    on the rules engine with the moves the simulated players choose. A demo whose boards,
+    links or server went wrong anywhere, or recorded a result twice, ends otherwise."""
+    store = Store(":memory:")
+    try:
+        store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
+        ratings = dict(demo_players(2 * tables, seed))
+        for name, rating in ratings.items():
+            store.register(name, rating)
+        for number in range(1, tables + 1):
+            store.add_table("table-%d" % number)
+        server = TournamentServer(store, "mqtt://127.0.0.1:1")     # never connected
+        for _ in range(rounds):
+            server.pair_next_round()
+            names = {player.number: player.name for player in store.players()}
+            for row in store.games(store.last_round()):
+                if row.table is None:
+                    continue
+                game = Game(VARIANT)
+                players = (names[row.pairing.south], names[row.pairing.north])
+                while not game.over:
+                    searcher = Searcher("strongest", seed=move_seed(row.id, len(game.moves)),
+                                        nodes=nodes_for(ratings[players[game.to_move]]))
+                    game.push(searcher.choose(game))
+                winner = game.winner()
+                points = 0.5 if winner is None else 1.0 - winner
+                store.record_result(row.id, Result(points, *game.scores), "", "arbiter")
+        return standings_rows(store)
+    finally:
+        store.close()
 
 
 def temporary_directory() -> Path:

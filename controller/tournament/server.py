@@ -104,6 +104,7 @@ class TournamentServer:
         self._lock = threading.RLock()      # pairing and recording, one at a time
         self._tables: dict[str, dict[str, Any]] = {}    # the live view of each table
         self._connected = threading.Event()
+        self._stopping = False
         host, port, tls = broker_address(url)
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-server",
                              clean_session=True, protocol=mqtt.MQTTv311)
@@ -136,6 +137,7 @@ class TournamentServer:
                                % (host, port, wait))
 
     def stop(self) -> None:
+        self._stopping = True
         self._client.disconnect()
         self._client.loop_stop()
         self._connected.clear()
@@ -157,7 +159,8 @@ class TournamentServer:
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
         self._connected.clear()
-        log.warning("the broker went away (%s); reconnecting", reason_code)
+        if not self._stopping:
+            log.warning("the broker went away (%s); reconnecting", reason_code)
 
     # --- what arrives -----------------------------------------------------------------------
 
@@ -312,7 +315,8 @@ class TournamentServer:
 
     def confirm(self, game: str, arbiter: str) -> None:
         """The arbiter confirms a board's result."""
-        self.store.confirm(game, arbiter)
+        with self._lock:
+            self.store.confirm(game, arbiter)
         self._publish_pairings()
 
     def correct(self, game: str, result: Result, arbiter: str, reason: str) -> None:

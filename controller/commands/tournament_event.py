@@ -1,0 +1,220 @@
+"""`layli tournament create` and `layli tournament serve`: a real event (host-only).
+
+    layli tournament create club-night --name "Club night" --rounds 5 --tables 8 \\
+        --players players.csv
+    layli tournament serve club-night --broker mosquitto --mqtt-host 0.0.0.0 --host 0.0.0.0
+
+`create` makes the event's folder: ``event.sqlite`` (the event, its players and tables),
+``credentials.json`` (the broker passwords of the server and of every table, readable by the
+owner only), ``arbiters.json`` (the arbiter's login for the correction pages, likewise),
+``mosquitto/`` (mosquitto.conf, the password file and the ACL that lets each table publish
+only to its own topics) and ``tables/table-N.toml``: the lines to add to each table's
+`layli run` config file (`[tournament]`: the broker, the table id, its password).
+
+`serve` runs the event: a broker (the embedded one, a Mosquitto it starts from the folder's
+configuration, or one already running at mqtt://host:port), the server, and the live and
+arbiter pages, until Ctrl-C. The arbiter pairs each round from the arbiter page; with
+`--auto-pair` the next round is paired as soon as the last result of a round is in.
+
+A players file is CSV: name, then optionally rating and club, one player a line; a first line
+``name,rating,club`` is a header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import logging
+import secrets
+import sys
+from pathlib import Path
+
+from controller.commands.common import parse_options, ranged
+from controller.errors import UsageError
+
+ARBITERS_FILE = "arbiters.json"
+MQTT_PORT = 1883
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    words = parser.prog.split()[-1]
+    parser.add_argument("folder", help="the event's folder")
+    if words == "create":
+        from controller.rules import VARIANTS
+
+        parser.add_argument("--name", required=True, help="the event's name (no /)")
+        parser.add_argument("--rounds", type=ranged(int, 1, 99), required=True)
+        parser.add_argument("--tables", type=ranged(int, 1, 999), required=True,
+                            help="tables (boards): table-1, table-2, ...")
+        parser.add_argument("--system", choices=("swiss", "round-robin"), default="swiss")
+        parser.add_argument("--variant", choices=sorted(VARIANTS), default="layli-goobalay")
+        parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                            help="a variant option (repeatable)")
+        parser.add_argument("--format", choices=("game", "hands"), default="game",
+                            help="a pairing plays one game, or a match of hands (RULES.md 2.1)")
+        parser.add_argument("--players", metavar="CSV", help="the players: name[,rating[,club]]")
+        parser.add_argument("--arbiter", default="arbiter",
+                            help="the arbiter's login name (default arbiter)")
+        parser.add_argument("--broker-host", default="localhost",
+                            help="the broker's address as the tables reach it (default "
+                                 "localhost), written into each table's config")
+    else:
+        parser.add_argument("--broker", default="embedded",
+                            help="embedded (default), mosquitto (started from the folder's "
+                                 "config), or mqtt://host:port of a running broker")
+        parser.add_argument("--mqtt-host", default="127.0.0.1",
+                            help="where the started broker listens (0.0.0.0: every network)")
+        parser.add_argument("--mqtt-port", type=ranged(int, 1, 65535), default=MQTT_PORT)
+        parser.add_argument("--host", default="127.0.0.1",
+                            help="where the pages listen (0.0.0.0: every network)")
+        parser.add_argument("--port", type=ranged(int, 0, 65535), default=8080)
+        parser.add_argument("--auto-pair", action="store_true",
+                            help="pair the next round as soon as a round's results are in")
+
+
+def run(args: argparse.Namespace) -> int:
+    if hasattr(args, "name"):
+        return create(args)
+    return serve(args)
+
+
+def read_players(path: Path) -> list[tuple[str, int | None, str]]:
+    """(name, rating or None, club) from a players CSV; UsageError naming the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError("--players %s: %s" % (path, getattr(error, "strerror", None) or error))
+    players = []
+    for number, row in enumerate(csv.reader(text.splitlines()), 1):
+        cells = [cell.strip() for cell in row]
+        if not cells or not any(cells):
+            continue
+        if number == 1 and cells[0].lower() == "name":
+            continue
+        if len(cells) > 3:
+            raise UsageError("%s line %d: name, rating, club: %d cells" % (path, number,
+                                                                           len(cells)))
+        name = cells[0]
+        rating = None
+        if len(cells) > 1 and cells[1]:
+            if not cells[1].isdigit():
+                raise UsageError("%s line %d: the rating %r is not a whole number" % (
+                    path, number, cells[1]))
+            rating = int(cells[1])
+        players.append((name, rating, cells[2] if len(cells) > 2 else ""))
+    return players
+
+
+def create(args: argparse.Namespace) -> int:
+    from controller.tournament.broker import Mosquitto
+    from controller.tournament.credentials import Credentials, CredentialsError, write_private
+    from controller.tournament.store import Store, StoreError
+
+    folder = Path(args.folder)
+    if (folder / "event.sqlite").exists():
+        raise UsageError("%s holds an event already" % folder)
+    players = read_players(Path(args.players)) if args.players else []
+    tables = ["table-%d" % number for number in range(1, args.tables + 1)]
+    folder.mkdir(parents=True, exist_ok=True)
+    store = Store(folder / "event.sqlite")
+    try:
+        try:
+            store.create_event(args.name, args.variant, parse_options(args.option) or None,
+                               system=args.system, rounds=args.rounds,
+                               match_format=args.format)
+            for name, rating, club in players:
+                store.register(name, rating, club)
+            for table in tables:
+                store.add_table(table)
+            credentials = Credentials.generate(args.name, tables)
+        except (StoreError, CredentialsError) as error:
+            store.close()
+            (folder / "event.sqlite").unlink()
+            raise UsageError(str(error))
+    finally:
+        store.close()
+    credentials.save(folder / "credentials.json")
+    arbiter_password = secrets.token_urlsafe(12)
+    write_private(folder / ARBITERS_FILE, (json.dumps({args.arbiter: arbiter_password},
+                                                      indent=2) + "\n").encode("utf-8"))
+    Mosquitto(folder / "mosquitto", port=MQTT_PORT, credentials=credentials,
+              host="0.0.0.0").write_config()
+    (folder / "tables").mkdir(exist_ok=True)
+    for table in tables:
+        write_private(folder / "tables" / ("%s.toml" % table), (
+            "# add to this table's layli.toml (docs/layli.toml)\n[tournament]\n"
+            "broker = \"mqtt://%s:%d\"\ntable = \"%s\"\npassword = \"%s\"\n" % (
+                args.broker_host, MQTT_PORT, table, credentials.password(table))).encode())
+    print("event %r in %s: %d players, %d tables, %d rounds (%s)" % (
+        args.name, folder, len(players), len(tables), args.rounds, args.system))
+    print("arbiter login: %s / %s (kept in %s)" % (args.arbiter, arbiter_password,
+                                                  folder / ARBITERS_FILE))
+    print("each table's [tournament] lines: %s/" % (folder / "tables"))
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    import time
+
+    from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
+    from controller.tournament.credentials import Credentials, CredentialsError
+    from controller.tournament.server import TournamentServer
+    from controller.tournament.store import Store, StoreError
+    from controller.tournament.web import create_app
+    from controller.web import PortTaken, start_in_thread
+
+    folder = Path(args.folder)
+    if not (folder / "event.sqlite").exists():
+        raise UsageError("%s holds no event: `layli tournament create %s ...` first" % (
+            folder, folder))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    for chatty in ("amqtt", "transitions"):     # the embedded broker's every state change
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    try:
+        credentials = Credentials.load(folder / "credentials.json")
+        arbiters = json.loads((folder / ARBITERS_FILE).read_text(encoding="utf-8"))
+    except (CredentialsError, OSError, ValueError) as error:
+        raise UsageError(str(error))
+    broker = None
+    if args.broker == "embedded":
+        broker = EmbeddedBroker(folder / "broker", args.mqtt_port, credentials, args.mqtt_host)
+    elif args.broker == "mosquitto":
+        broker = Mosquitto(folder / "mosquitto", args.mqtt_port, credentials, args.mqtt_host)
+    elif not args.broker.startswith(("mqtt://", "mqtts://")):
+        raise UsageError("--broker %s: embedded, mosquitto or mqtt://host:port" % args.broker)
+    try:
+        if broker is not None:
+            broker.start()
+        url = broker.url if broker is not None else args.broker
+        store = Store(folder / "event.sqlite")
+        server = TournamentServer(store, url, credentials.server_user,
+                                  credentials.server_password, auto_pair=args.auto_pair)
+        server.start()
+        try:
+            page, instance, thread = start_in_thread(create_app(server, arbiters), args.port,
+                                                     args.host)
+        except PortTaken as error:
+            raise UsageError(str(error))
+        print("the broker is at %s; the live pages at %s (arbiter: %sarbiter)" % (
+            url, page, page), flush=True)
+        try:
+            while True:
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+        instance.should_exit = True
+        thread.join(5)
+        server.stop()
+        store.close()
+    except (BrokerError, StoreError, TimeoutError, ValueError) as error:
+        raise UsageError(str(error))
+    finally:
+        if broker is not None:
+            broker.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    from controller.cli import main
+    sys.exit(main(["tournament"] + sys.argv[1:]))

@@ -1,0 +1,153 @@
+"""The table agent: a simulated board plays what it is assigned and reports it (no broker here:
+a recording link stands in for TableLink; tests/test_tournament_demo.py has the real thing)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from controller.rules import Game
+from controller.rules.record import read
+from controller.tournament import demo
+from controller.tournament import agent as agent_module
+from controller.tournament.agent import AGENT_FILE
+from controller.tournament.server import result_of_record
+
+GAME = "club/r1/b3"
+PLAYERS = ["Hodan", "Cali"]
+
+
+class RecordingLink:
+    """What a TableLink is told, kept in order; its assignment set by the test."""
+
+    def __init__(self, table_id: str, *args, **kwargs) -> None:
+        self.table_id = table_id
+        self.assignment = None
+        self.moves: list[tuple[str, int, int]] = []
+        self.states: list[dict] = []
+        self.results: list[tuple] = []
+        self.abandoned = self.closed = False
+
+    def assign(self, game: str | None, players=PLAYERS, round: int = 1, board: int = 3) -> None:
+        self.assignment = SimpleNamespace(fields={
+            "game": game, "round": round, "board": board, "variant": "layli-goobalay",
+            "options": {}, "players": list(players), "event": "club"})
+
+    def publish_state(self, fields: dict) -> None:
+        self.states.append(dict(fields))
+
+    def publish_move(self, game: str, ply: int, move: int) -> None:
+        self.moves.append((game, ply, move))
+
+    def publish_result(self, game, south_points, south_seeds, north_seeds, record) -> None:
+        self.results.append((game, south_points, south_seeds, north_seeds, record))
+
+    def abandon(self) -> None:
+        self.abandoned = True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    monkeypatch.setattr(agent_module, "TableLink", RecordingLink)
+    made = demo.SimulatedTable("table-3", "mqtt://127.0.0.1:1", "x" * 16, tmp_path,
+                               lambda name: 120, seed=5)
+    yield made
+    made.close()
+
+
+def play_until(table, done, steps: int = 200000) -> None:
+    for _ in range(steps):
+        table.step()
+        if done():
+            return
+    raise AssertionError("not done after %d steps" % steps)
+
+
+def engine_game(game_id: str, players=PLAYERS, nodes: int = 120) -> Game:
+    """The game as the players' searcher plays it straight on the engine."""
+    game = Game("layli-goobalay")
+    while not game.over:
+        searcher = demo.Searcher("strongest", seed=demo.move_seed(game_id, len(game.moves)),
+                                 nodes=nodes)
+        game.push(searcher.choose(game))
+    return game
+
+
+def test_the_board_waits_for_its_assignment_then_plays_and_reports_it(table):
+    link = table.link
+    for _ in range(2000):
+        table.step()
+    assert table.agent.game is None and link.moves == [] and link.results == []
+    assert link.states[-1]["status"] == "idle"
+    link.assign(GAME)
+    play_until(table, lambda: link.results)
+    expected = engine_game(GAME)
+    # every move once, ply by ply, as the engine plays the game
+    assert link.moves == [(GAME, ply, move) for ply, move in enumerate(expected.moves, 1)]
+    (game, points, south, north, record), = link.results
+    assert game == GAME and [south, north] == expected.scores
+    assert points == {0: 1.0, 1: 0.0, None: 0.5}[expected.winner()]
+    # the server's own check of a result: the record replays to the same result
+    replayed = result_of_record(record, "layli-goobalay", {}, tuple(PLAYERS))
+    assert (replayed.south_points, replayed.south_seeds, replayed.north_seeds) == (
+        points, south, north)
+    _, tags = read(record)
+    assert tags[0]["Event"] == "club" and tags[0]["Round"] == "1" and tags[0]["Site"] == "table-3"
+    assert link.states[-1]["status"] == "finished" and link.states[-1]["game"] == GAME
+    assert link.states[-1]["players"] == PLAYERS
+    for _ in range(500):                    # a finished game is reported once
+        table.step()
+    assert len(link.results) == 1
+
+
+def test_a_power_cut_mid_move_resumes_the_same_game(table, tmp_path, monkeypatch):
+    link = table.link
+    link.assign(GAME)
+    play_until(table, lambda: len(table.runner.session.game.moves) >= 3
+               and table.runner.session.guide.phase == "sowing"
+               and table.runner.session.guide.done >= 2)
+    before = list(link.moves)
+    table.power_cut()
+    assert link.abandoned
+    kept = json.loads((tmp_path / "table-3" / AGENT_FILE).read_text())
+    assert kept["game"] == GAME and kept["reported"] is False
+    table.power_on()                        # a new controller: journal, calibration, agent file
+    new_link = table.link
+    assert new_link is not link and table.agent.game == GAME
+    new_link.assign(GAME)                   # the retained assignment arrives again
+    play_until(table, lambda: new_link.results)
+    expected = engine_game(GAME)
+    assert table.runner.session.game.moves == expected.moves
+    # the moves before the cut are not sent twice; the rest follow on
+    assert before + new_link.moves == [(GAME, ply, move)
+                                       for ply, move in enumerate(expected.moves, 1)]
+    assert new_link.results[0][2:4] == tuple(expected.scores)
+
+
+def test_the_next_assignment_starts_a_new_game_once_the_last_is_reported(table):
+    link = table.link
+    link.assign(GAME)
+    play_until(table, lambda: link.results)
+    link.assign("club/r2/b1", players=["Cali", "Hodan"], round=2, board=1)
+    play_until(table, lambda: len(link.results) == 2)
+    second = engine_game("club/r2/b1", players=["Cali", "Hodan"])
+    assert [move for game, ply, move in link.moves if game == "club/r2/b1"] == second.moves
+    assert table.runner.players == ("Cali", "Hodan")
+
+
+def test_an_unreadable_agent_file_is_kept_aside(tmp_path, monkeypatch):
+    monkeypatch.setattr(agent_module, "TableLink", RecordingLink)
+    (tmp_path / "table-1").mkdir()
+    (tmp_path / "table-1" / AGENT_FILE).write_text("{not json")
+    table = demo.SimulatedTable("table-1", "mqtt://127.0.0.1:1", "x" * 16, tmp_path,
+                                lambda name: 120)
+    try:
+        assert table.agent.game is None
+        assert list((tmp_path / "table-1").glob(AGENT_FILE + ".unreadable-*"))
+    finally:
+        table.close()

@@ -1,0 +1,155 @@
+"""`layli tournament create` / `serve`, and a board's [tournament] config for `layli run`."""
+
+from __future__ import annotations
+
+import base64
+import json
+import signal
+import stat
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+
+import pytest
+
+from controller.cli import main
+from controller.commands.run import read_config
+from controller.errors import UsageError
+from controller.tournament.broker import free_port
+from controller.tournament.credentials import Credentials
+from controller.tournament.store import Store
+from controller.tournament.table import TableLink
+
+PLAYERS = "name,rating,club\nHodan,1800,Hargeisa\nCali,1650,\nAyaan\nWarsame,1500,Berbera\n"
+
+
+@pytest.fixture
+def event(tmp_path):
+    players = tmp_path / "players.csv"
+    players.write_text(PLAYERS)
+    folder = tmp_path / "club"
+    assert main(["tournament", "create", str(folder), "--name", "Club night", "--rounds", "3",
+                 "--tables", "2", "--players", str(players), "--broker-host",
+                 "arbiter.local"]) == 0
+    return folder
+
+
+def private(path) -> bool:
+    return not stat.S_IMODE(path.stat().st_mode) & (stat.S_IRWXG | stat.S_IRWXO)
+
+
+def test_create_makes_the_event_folder(event):
+    with Store(event / "event.sqlite") as store:
+        assert store.event().name == "Club night" and store.event().rounds == 3
+        assert sorted((p.name, p.rating, p.club) for p in store.players()) == [
+            ("Ayaan", None, ""), ("Cali", 1650, ""), ("Hodan", 1800, "Hargeisa"),
+            ("Warsame", 1500, "Berbera")]
+        assert [table.id for table in store.tables()] == ["table-1", "table-2"]
+    credentials = Credentials.load(event / "credentials.json")
+    assert sorted(credentials.tables) == ["table-1", "table-2"]
+    for name in ("credentials.json", "arbiters.json", "mosquitto/passwords", "mosquitto/acl",
+                 "tables/table-1.toml"):
+        assert private(event / name), name
+    acl = (event / "mosquitto" / "acl").read_text()
+    assert "%u" in acl                                  # each table within its own topics
+    table = tomllib.loads((event / "tables" / "table-2.toml").read_text())["tournament"]
+    assert table == {"broker": "mqtt://arbiter.local:1883", "table": "table-2",
+                     "password": credentials.password("table-2")}
+
+
+def test_the_table_lines_are_what_layli_run_reads(event, tmp_path):
+    config = tmp_path / "layli.toml"
+    config.write_text('profile = "pi-direct-2x6"\n'
+                      + (event / "tables" / "table-1.toml").read_text())
+    assert read_config(str(config))["tournament"]["table"] == "table-1"
+
+
+@pytest.mark.parametrize("lines, words", [
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\n', "exactly the keys"),
+    ('[tournament]\nbroker = "http://x"\ntable = "table-1"\npassword = "p"\n', "mqtt://"),
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "Table 1"\npassword = "p"\n',
+     "not a table id"),
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\npassword = 7\n',
+     "password must be a text"),
+])
+def test_bad_tournament_lines_are_refused(tmp_path, lines, words):
+    config = tmp_path / "layli.toml"
+    config.write_text(lines)
+    with pytest.raises(UsageError, match=words):
+        read_config(str(config))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Hodan,high\n", "line 1: the rating 'high' is not a whole number"),
+    ("Hodan,1800,A,extra\n", "line 1: name, rating, club: 4 cells"),
+    ("Hodan\nhodan\n", "hodan"),                        # names are unique, case ignored
+])
+def test_bad_players_files_are_refused_and_leave_no_event(tmp_path, capsys, text, words):
+    players = tmp_path / "players.csv"
+    players.write_text(text)
+    folder = tmp_path / "club"
+    assert main(["tournament", "create", str(folder), "--name", "Club", "--rounds", "3",
+                 "--tables", "2", "--players", str(players)]) == 2
+    assert words in capsys.readouterr().err
+    assert not (folder / "event.sqlite").exists()
+
+
+def test_create_refuses_a_folder_with_an_event(event, capsys):
+    assert main(["tournament", "create", str(event), "--name", "Again", "--rounds", "1",
+                 "--tables", "1"]) == 2
+    assert "holds an event already" in capsys.readouterr().err
+
+
+def test_serve_runs_the_broker_server_and_pages_until_interrupted(event):
+    """The real command in its own process: the pages answer, the arbiter pairs round 1 and
+    the tables are told (retained) what they play; Ctrl-C stops everything."""
+    port, mqtt_port = free_port(), free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller", "tournament", "serve", str(event),
+         "--mqtt-port", str(mqtt_port), "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        said = []
+        while not any("the live pages at" in line for line in said):
+            line = process.stdout.readline()      # log lines may come first
+            assert line, "serve ended: %s" % "".join(said)
+            said.append(line)
+        assert "the live pages at http://127.0.0.1:%d/" % port in said[-1]
+        base = "http://127.0.0.1:%d" % port
+        live = json.load(urllib.request.urlopen(base + "/api/live", timeout=10))
+        assert live["event"]["name"] == "Club night" and live["event"]["round"] == 0
+        arbiter, password = next(iter(json.loads((event / "arbiters.json").read_text())
+                                      .items()))
+        token = base64.b64encode(("%s:%s" % (arbiter, password)).encode()).decode()
+        request = urllib.request.Request(
+            base + "/arbiter/pair", data=b'{"round": 1}', method="POST",
+            headers={"Content-Type": "application/json", "Authorization": "Basic " + token})
+        state = json.load(urllib.request.urlopen(request, timeout=10))
+        assert [game["table"] for game in state["games"] if not game["bye"]] == [
+            "table-1", "table-2"]
+        credentials = Credentials.load(event / "credentials.json")
+        link = TableLink("table-2", "mqtt://127.0.0.1:%d" % mqtt_port, "table-2",
+                         credentials.password("table-2"), event / "t2")
+        try:
+            deadline = time.monotonic() + 10
+            while link.assignment is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert link.assignment is not None
+            assert link.assignment.fields["game"] == "Club night/r1/b2"
+        finally:
+            link.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    assert process.returncode == 0
+
+
+def test_serve_without_an_event_says_what_to_do(tmp_path, capsys):
+    assert main(["tournament", "serve", str(tmp_path / "nothing")]) == 2
+    assert "layli tournament create" in capsys.readouterr().err
