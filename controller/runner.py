@@ -284,9 +284,11 @@ def place_words(place: int, n: int, players: tuple[str, str] = SIDES) -> str:
     return "%s's pit %d" % (players[place // n], place % n + 1)
 
 
-def open_session(journal: Path, variant: str, options: dict | None, mode: str) -> Session:
-    """The game in `journal`, resumed where it was; a new game when there is none (or it is
-    over). A journal that cannot be read is kept aside, never overwritten."""
+def open_session(journal: Path, variant: str, options: dict | None, mode: str,
+                 match: bool = False) -> Session:
+    """The game in `journal`, resumed where it was; a new game (with `match`, a new match of
+    hands) when there is none, or it is over. A journal that cannot be read is kept aside,
+    never overwritten."""
     storage = FileStorage(str(journal))
     if storage.lines():
         try:
@@ -299,11 +301,12 @@ def open_session(journal: Path, variant: str, options: dict | None, mode: str) -
                       journal, error, aside)
             storage = FileStorage(str(journal))
         else:
-            if not session.game.over:
+            over = session.match.over if session.match is not None else session.game.over
+            if not over:        # a match between hands is resumed too: its set-up goes on
                 log.info("resumed the game in %s at ply %d", journal, len(session.game.moves))
                 return session
             storage.clear()
-    return Session(storage, variant, options, mode=mode)
+    return Session(storage, variant, options, mode=mode, match=match)
 
 
 def _log_start(session: Session) -> None:

@@ -33,7 +33,7 @@ class RecordingLink:
     def assign(self, game: str | None, players=PLAYERS, round: int = 1, board: int = 3) -> None:
         self.assignment = SimpleNamespace(fields={
             "game": game, "round": round, "board": board, "variant": "layli-goobalay",
-            "options": {}, "players": list(players), "event": "club"})
+            "options": {}, "format": "game", "players": list(players), "event": "club"})
 
     def publish_state(self, fields: dict) -> None:
         self.states.append(dict(fields))
@@ -149,5 +149,49 @@ def test_an_unreadable_agent_file_is_kept_aside(tmp_path, monkeypatch):
     try:
         assert table.agent.game is None
         assert list((tmp_path / "table-1").glob(AGENT_FILE + ".unreadable-*"))
+    finally:
+        table.close()
+
+
+def test_a_match_of_hands_is_played_and_reported_with_its_record(tmp_path, monkeypatch):
+    """An event of matches: the assignment says "hands", the board plays a match (the next
+    hand set up from the load cells), and the result is the match's, with its record."""
+    import random
+
+    from test_match_session import set_up
+
+    from simulator.players import LedPlayer, apply_action
+
+    monkeypatch.setattr(agent_module, "TableLink", RecordingLink)
+    table = demo.SimulatedTable("table-2", "mqtt://127.0.0.1:1", "x" * 16, tmp_path,
+                                lambda name: 120)
+    try:
+        link = table.link
+        link.assign(GAME)
+        link.assignment.fields.update(format="hands", options={"hands": 2})
+        table.agent.step()
+        session = table.runner.session
+        assert session.match is not None and table.agent.game == GAME
+        # the players' hands at count level (the simulated board's players do not set up
+        # hands): the LEDs followed, the next hand arranged as tests/test_match_session does
+        counts = session.game.pits + [0, 0]
+        player, rng = LedPlayer(6, random.Random(3)), random.Random(4)
+        session.update(counts)
+        for _ in range(40000):
+            if session.match.over:
+                break
+            if session.setup is not None:
+                set_up(session, counts, rng)
+            else:
+                apply_action(player.next_action(session.frame, counts), counts, player)
+            session.update(counts)
+            table.agent.step()
+        table.agent.step()
+        assert session.match.over and len(session.match.games) >= 1
+        (game, points, south, north, record), = link.results
+        replayed = result_of_record(record, "layli-goobalay", {"hands": 2}, tuple(PLAYERS))
+        assert (replayed.south_points, replayed.south_seeds, replayed.north_seeds) == (
+            points, south, north)
+        assert [south, north] == session.match.holdings
     finally:
         table.close()

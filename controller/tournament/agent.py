@@ -49,8 +49,8 @@ def join(runner: Runner, table_id: str, url: str, password: str, state_dir: Path
     sensing = runner.sensing
     link = TableLink(table_id, url, table_id, password, state_dir, firmware=firmware,
                      **link_options)
-    agent = TableAgent(runner, link, state_dir, lambda variant, options: open_session(
-        journal, variant, options or None, sensing))
+    agent = TableAgent(runner, link, state_dir, lambda variant, options, match: open_session(
+        journal, variant, options or None, sensing, match))
     return link, agent
 
 
@@ -72,10 +72,11 @@ class Link(Protocol):
 
 class TableAgent:
     """Plays the assigned games on `runner`'s board and reports them over `link`.
-    `new_session(variant, options)` makes the session of a new game (a fresh journal)."""
+    `new_session(variant, options, match)` makes the session of a new game, or with `match` a
+    new match of hands (a fresh journal)."""
 
     def __init__(self, runner: Runner, link: Link, state_dir: str | os.PathLike,
-                 new_session: Callable[[str, dict], Session],
+                 new_session: Callable[[str, dict, bool], Session],
                  clock: Callable[[], float] = time.time) -> None:
         self.runner = runner
         self.link = link
@@ -117,12 +118,15 @@ class TableAgent:
     def _free(self) -> bool:
         if self.game is None:
             return True
-        return self.reported or not self.runner.session.game.moves
+        session = self.runner.session      # not a move played yet in the game or match
+        first = session.match.games[0] if session.match is not None else session.game
+        return self.reported or not first.moves
 
     def _start(self, fields: dict[str, Any]) -> None:
         variant, options = fields["variant"], fields["options"]
+        match = fields["format"] == "hands"
         runner = self.runner
-        runner.session_factory = lambda: self.new_session(variant, options)
+        runner.session_factory = lambda: self.new_session(variant, options, match)
         runner.new_game()
         runner.players = tuple(fields["players"])
         self.game = fields["game"]

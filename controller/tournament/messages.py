@@ -345,6 +345,7 @@ SCHEMA: dict[str, tuple[tuple[str, Check], ...]] = {
         ("board", _int(0, MAX_ROUND)),
         ("variant", _text(MAX_WORD, empty=True)),
         ("options", _options),
+        ("format", _one_of("game", "hands")),
         ("players", _list(_name, 2, 2)),
         ("event", _text(MAX_NAME)),
     ),
@@ -461,14 +462,16 @@ def result(table: str, game: str, south_points: float, south_seeds: int, north_s
 
 
 def assignment(table: str, game: str | None, round: int, board: int, variant: str,
-               options: Mapping[str, Any], players: Sequence[str], event: str) -> bytes:
+               options: Mapping[str, Any], players: Sequence[str], event: str,
+               format: str = "game") -> bytes:
     """What `table` plays: `game` (= game_id(event, round, board)), the variant and its
-    options, the players (South, North). A table with nothing to play gets game None and
-    board 0 (round: the current round, 0 before the first)."""
+    options, one game or a match of hands (`format` "game" or "hands", RULES.md 2.1), the
+    players (South, North). A table with nothing to play gets game None and board 0 (round:
+    the current round, 0 before the first)."""
     return _build(table, "assignment", {
         "game": game, "round": round, "board": board, "variant": variant,
         "options": dict(options) if isinstance(options, Mapping) else options,
-        "players": _as_list(players), "event": event})
+        "format": format, "players": _as_list(players), "event": event})
 
 
 def ack(table: str, game: str) -> bytes:

@@ -340,12 +340,14 @@ class TournamentServer:
             row = games.get(table)
             if row is None:
                 payload = messages.assignment(table, None, number, 0, event.variant,
-                                              event.options, ["", ""], event.name)
+                                              event.options, ["", ""], event.name,
+                                              event.match_format)
             else:
                 pairing = row.pairing
                 payload = messages.assignment(
                     table, row.id, number, pairing.board, event.variant, event.options,
-                    [names[pairing.south], names[pairing.north]], event.name)
+                    [names[pairing.south], names[pairing.north]], event.name,
+                    event.match_format)
             self._send(table, "assignment", payload)
 
     def _send(self, table: str, kind: str, payload: bytes) -> None:
