@@ -153,3 +153,23 @@ def test_serve_runs_the_broker_server_and_pages_until_interrupted(event):
 def test_serve_without_an_event_says_what_to_do(tmp_path, capsys):
     assert main(["tournament", "serve", str(tmp_path / "nothing")]) == 2
     assert "layli tournament create" in capsys.readouterr().err
+
+
+def test_register_and_withdraw_players(event, capsys):
+    assert main(["tournament", "register", str(event), "Ubax", "--rating", "1710",
+                 "--club", "Borama"]) == 0
+    assert "registered Ubax" in capsys.readouterr().out
+    assert main(["tournament", "register", str(event), "ubax"]) == 2      # names are unique
+    assert "ubax" in capsys.readouterr().err.lower()
+    assert main(["tournament", "withdraw", str(event), "Cali"]) == 0
+    assert main(["tournament", "withdraw", str(event), "Nobody"]) == 2
+    assert "Nobody" in capsys.readouterr().err
+    with Store(event / "event.sqlite") as store:
+        names = sorted(player.name for player in store.players())
+    # before round 1 is paired a withdrawal cancels the registration
+    assert names == ["Ayaan", "Hodan", "Ubax", "Warsame"]
+
+
+def test_register_needs_an_event(tmp_path, capsys):
+    assert main(["tournament", "register", str(tmp_path), "Ubax"]) == 2
+    assert "holds no event" in capsys.readouterr().err

@@ -4,6 +4,9 @@
         --players players.csv
     layli tournament serve club-night --broker mosquitto --mqtt-host 0.0.0.0 --host 0.0.0.0
 
+    layli tournament register club-night "Ubax" --rating 1710     # a late entry
+    layli tournament withdraw club-night "Cali"
+
 `create` makes the event's folder: ``event.sqlite`` (the event, its players and tables),
 ``credentials.json`` (the broker passwords of the server and of every table, readable by the
 owner only), ``arbiters.json`` (the arbiter's login for the correction pages, likewise),
@@ -59,6 +62,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--broker-host", default="localhost",
                             help="the broker's address as the tables reach it (default "
                                  "localhost), written into each table's config")
+    elif words == "register":
+        parser.add_argument("name", help="the player's name")
+        parser.add_argument("--rating", type=ranged(int, 0, 4000), default=None)
+        parser.add_argument("--club", default="")
+    elif words == "withdraw":
+        parser.add_argument("player", help="the player's name, or pairing number")
     else:
         parser.add_argument("--broker", default="embedded",
                             help="embedded (default), mosquitto (started from the folder's "
@@ -74,9 +83,51 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if hasattr(args, "name"):
+    if hasattr(args, "rounds"):
         return create(args)
+    if hasattr(args, "rating"):
+        return register(args)
+    if hasattr(args, "player"):
+        return withdraw(args)
     return serve(args)
+
+
+def _event_store(folder: Path):
+    from controller.tournament.store import Store
+
+    if not (folder / "event.sqlite").exists():
+        raise UsageError("%s holds no event: `layli tournament create %s ...` first" % (
+            folder, folder))
+    return Store(folder / "event.sqlite")
+
+
+def register(args: argparse.Namespace) -> int:
+    """A player joins (a late entry once round 1 is paired, in a Swiss event)."""
+    from controller.tournament.store import StoreError
+
+    with _event_store(Path(args.folder)) as store:
+        try:
+            player = store.register(args.name, args.rating, args.club)
+        except StoreError as error:
+            raise UsageError(str(error))
+        fixed = store.numbers_fixed()
+    print("registered %s (pairing number %d%s)" % (
+        player.name, player.number, "" if fixed else ", until round 1 is paired"))
+    return 0
+
+
+def withdraw(args: argparse.Namespace) -> int:
+    """A player leaves: not paired from the next round on (their games stay)."""
+    from controller.tournament.store import StoreError
+
+    player: int | str = int(args.player) if args.player.isdigit() else args.player
+    with _event_store(Path(args.folder)) as store:
+        try:
+            store.withdraw(player)
+        except StoreError as error:
+            raise UsageError(str(error))
+    print("%s withdrawn" % args.player)
+    return 0
 
 
 def read_players(path: Path) -> list[tuple[str, int | None, str]]:
@@ -165,9 +216,7 @@ def serve(args: argparse.Namespace) -> int:
     from controller.web import PortTaken, start_in_thread
 
     folder = Path(args.folder)
-    if not (folder / "event.sqlite").exists():
-        raise UsageError("%s holds no event: `layli tournament create %s ...` first" % (
-            folder, folder))
+    _event_store(folder).close()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     for chatty in ("amqtt", "transitions"):     # the embedded broker's every state change
         logging.getLogger(chatty).setLevel(logging.WARNING)
