@@ -456,8 +456,6 @@ def test_the_arbiter_confirms_and_corrects_and_every_correction_is_kept():
     store = started(players=5)
     game = "Club night/r1/b1"
     refused("game Club night/r1/b1 has no result to confirm", store.confirm, game, "Ali")
-    refused("game Club night/r1/b1 has no result to correct: record the arbiter's with "
-            "record_result(..., source='arbiter')", store.correct, game, WIN, "Ali", "typo")
     store.record_result(game, WIN, RECORD)
     store.confirm(game, "Ali")
     assert (store.game(game).status, store.game(game).confirmed_by) == ("confirmed", "Ali")
@@ -821,3 +819,18 @@ def test_two_stores_on_one_file_from_two_threads(tmp_path):
     second.close()
     first.close()
     assert os.path.exists(path)
+
+
+def test_the_arbiter_enters_the_result_of_a_game_whose_board_failed():
+    store = started(players=5)
+    game = "Club night/r1/b1"
+    store.correct(game, DRAW, "Ali", "table-1 broke down; agreed draw")
+    row = store.game(game)
+    assert (row.status, row.result, row.source, row.record) == ("corrected", DRAW, "arbiter", "")
+    (entry,) = store.corrections(game)
+    assert entry.old is None and entry.new == DRAW and entry.reason.startswith("table-1")
+    assert store.export_json()["corrections"][0]["old"] is None
+    # the board comes back and sends its own: a conflict for the arbiter, nothing changed
+    with pytest.raises(ResultConflict):
+        store.record_result(game, WIN, RECORD)
+    assert store.game(game).result == DRAW and store.corrections(game) == [entry]

@@ -369,6 +369,19 @@ def test_correct(event, client):
     assert answer.status_code == 200 and event.store.game(row.id).result == Result(0.0, 20, 28)
 
 
+def test_the_arbiter_enters_the_result_of_a_game_whose_board_failed(event, client):
+    row = event.games()[0]
+    answer = post(client, "/arbiter/correct", {
+        "game": row.id, "south_points": 0.5, "south_seeds": 24, "north_seeds": 24,
+        "reason": "the board lost power for good; the players agreed a draw"})
+    assert answer.status_code == 200, answer.text
+    state = answer.json()
+    assert state["games"][0]["status"] == "corrected"
+    assert state["corrections"][0]["old"] is None
+    assert event.store.game(row.id).result == Result(0.5, 24, 24)
+    assert event.store.game(row.id).source == "arbiter"
+
+
 def test_an_earlier_rounds_game_is_corrected_and_shown_with_its_round(event, client):
     event.finish_round()
     event.server.pair_next_round()
@@ -459,7 +472,6 @@ def refusals(event: LiveEvent) -> list[tuple[str, Any, str, str]]:
         ("/arbiter/correct", {key: good[key] for key in good if key != "reason"}, json_type,
          'missing "reason"'),
         ("/arbiter/correct", dict(good, arbiter="Deeqa"), json_type, 'unknown key "arbiter"'),
-        ("/arbiter/correct", dict(good, game=playing), json_type, "has no result to correct"),
         ("/arbiter/correct", dict(good, game=bye), json_type, "is a bye"),
         ("/arbiter/correct", dict(good, south_points=result.south_points,
                                   south_seeds=result.south_seeds,

@@ -252,7 +252,14 @@ class TournamentServer:
         if replayed != claimed:
             raise RecordMismatch("the result claims %s, the record gives %s" % (
                 _result_words(claimed), _result_words(replayed)))
-        if self.store.record_result(row.id, claimed, fields["record"], "board"):
+        try:
+            recorded = self.store.record_result(row.id, claimed, fields["record"], "board")
+        except ResultConflict:
+            # delivered all the same: the arbiter decides between the two (the rejected
+            # messages show both), and the table stops sending it
+            self._send(message.table, "ack", messages.ack(message.table, row.id))
+            raise
+        if recorded:
             self.counters["recorded"] += 1
             log.info("result of %s (%s): %s", row.id, message.table, _result_words(claimed))
         else:

@@ -68,6 +68,7 @@ TABLE_STATUSES = ("online", "offline", "playing", "fault")
 GAME_STATUSES = ("assigned", "playing", "reported", "confirmed", "corrected")
 SOURCES = ("board", "arbiter")
 FINAL_STATUSES = ("reported", "confirmed", "corrected")   # the game has a result
+_NO_RESULT = (None, None, None)     # a correction's old result when there was none
 
 TABLE_ID = re.compile(r"[a-z0-9-]{1,32}\Z")     # also the table's broker username
 EVENT_NAME_MAX = 64
@@ -139,9 +140,9 @@ CREATE TABLE results (
 CREATE TABLE corrections (
     id INTEGER PRIMARY KEY,
     game_id TEXT NOT NULL REFERENCES games (id),
-    old_south_points REAL NOT NULL,
-    old_south_seeds INTEGER NOT NULL,
-    old_north_seeds INTEGER NOT NULL,
+    old_south_points REAL,                          -- NULL: the game had no result (its
+    old_south_seeds INTEGER,                        -- board failed) and the arbiter's is
+    old_north_seeds INTEGER,                        -- the first
     new_south_points REAL NOT NULL,
     new_south_seeds INTEGER NOT NULL,
     new_north_seeds INTEGER NOT NULL,
@@ -239,10 +240,11 @@ class GameRow:
 
 @dataclass(frozen=True)
 class Correction:
-    """One arbiter's correction of a result, as the audit table keeps it."""
+    """One arbiter's correction of a result, as the audit table keeps it; `old` is None when
+    the game had no result (its board failed) and the arbiter entered the first."""
 
     game_id: str
-    old: Result
+    old: Result | None
     new: Result
     arbiter: str
     reason: str
@@ -805,7 +807,8 @@ class Store:
         row = db.execute("SELECT old_south_points, old_south_seeds, old_north_seeds "
                          "FROM corrections WHERE game_id = ? ORDER BY id LIMIT 1",
                          (game_id,)).fetchone()
-        return (Result(*row) if row else self._result(db, game_id)), record
+        first = row is not None and row[0] is not None     # a board's result, later corrected
+        return (Result(*row) if first else self._result(db, game_id)), record
 
     def confirm(self, game_id: str, arbiter: str) -> None:
         """The arbiter confirms a reported result."""
@@ -826,17 +829,19 @@ class Store:
             db.execute("UPDATE games SET status = 'confirmed' WHERE id = ?", (game_id,))
 
     def correct(self, game_id: str, result: Result, arbiter: str, reason: str) -> None:
-        """The arbiter changes a game's result; the old and new results, who and why are
-        kept in the audit table for good. The record text stays as it was."""
+        """The arbiter changes a game's result, or enters it when the game has none (its board
+        failed: the game is then over, with no record); the old and new results, who and why
+        are kept in the audit table for good. The record text stays as it was."""
         _check_result(result, "game %s's corrected result" % game_id)
         _check_name(arbiter, "the arbiter's name")
         _check_text(reason, "the reason for correcting game %s" % game_id)
         with self._write() as db:
             status = self._game_status(db, game_id, "its result is the event's bye points")
+            old = None
             if status in ("assigned", "playing"):
-                raise StoreError("game %s has no result to correct: record the arbiter's with "
-                                 "record_result(..., source='arbiter')" % game_id)
-            old = self._result(db, game_id)
+                self._insert_result(db, game_id, result, "", "arbiter")
+            else:
+                old = self._result(db, game_id)
             if old == result:
                 raise StoreError("game %s has that result already (%s): nothing to correct"
                                  % (game_id, _described(old)))
@@ -849,7 +854,8 @@ class Store:
             db.execute("INSERT INTO corrections (game_id, old_south_points, old_south_seeds, "
                        "old_north_seeds, new_south_points, new_south_seeds, new_north_seeds, "
                        "arbiter, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
-                           game_id, old.south_points, old.south_seeds, old.north_seeds,
+                           game_id, *(_NO_RESULT if old is None else (
+                               old.south_points, old.south_seeds, old.north_seeds)),
                            result.south_points, result.south_seeds, result.north_seeds,
                            arbiter, reason, now))
 
@@ -860,7 +866,8 @@ class Store:
 
     def _corrections(self, db: sqlite3.Connection, game_id: str | None) -> list[Correction]:
         where, args = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
-        return [Correction(row[0], Result(*row[1:4]), Result(*row[4:7]), *row[7:])
+        return [Correction(row[0], None if row[1] is None else Result(*row[1:4]),
+                           Result(*row[4:7]), *row[7:])
                 for row in db.execute(
                     "SELECT game_id, old_south_points, old_south_seeds, old_north_seeds, "
                     "new_south_points, new_south_seeds, new_north_seeds, arbiter, reason, at "

@@ -21,7 +21,7 @@ For the arbiters (HTTP Basic authentication against `arbiters`; with none the pa
 - ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/correct`` ``{"game",
   "south_points", "south_seeds", "north_seeds", "reason"}``, ``POST /arbiter/pair``
   ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
-  pair two rounds). Each takes a JSON object with exactly those keys and answers 200 with the
+  pair two rounds). Correcting a game that has no result enters it (its board failed). Each takes a JSON object with exactly those keys and answers 200 with the
   new state, or 400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
   The arbiter's name (the Basic user name) goes into the store with the action.
 

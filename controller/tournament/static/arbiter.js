@@ -66,12 +66,14 @@
       : "Every round is paired";
     $("pair-words").textContent = state.can_pair || !state.next_round ? ""
       : `round ${state.latest_round} is not over yet`;
-    // the games that have a result can be corrected (a bye's points are the event's)
+    // every game can be corrected, or given its result when its board failed (a bye's
+    // points are the event's)
     const select = $("correct-game");
     const keep = select.value;
-    select.replaceChildren(...state.games.filter((game) => game.result && !game.bye).map(
+    select.replaceChildren(...state.games.filter((game) => !game.bye).map(
       (game) => new Option(`board ${game.board}: ${game.south} – ${game.north}` +
-                           ` (${resultWords(game.result)})`, game.game)));
+                           ` (${game.result ? resultWords(game.result) : "no result"})`,
+                           game.game)));
     if ([...select.options].some((option) => option.value === keep)) select.value = keep;
     const counts = Object.entries(state.rejected_counts);
     $("rejected-counts").textContent = counts.length
@@ -82,7 +84,8 @@
     $("corrections").replaceChildren(...state.corrections.slice().reverse().map((item) =>
       make("tr", {"data-game": item.game},
         make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),
-        make("td", {}, `${resultWords(item.old)} (${seedWords(item.old)})`),
+        make("td", {}, item.old ? `${resultWords(item.old)} (${seedWords(item.old)})`
+                                 : "none (entered by the arbiter)"),
         make("td", {}, `${resultWords(item.new)} (${seedWords(item.new)})`),
         make("td", {}, item.arbiter), make("td", {}, item.reason))));
     Layli.arbiterVersion += 1;
