@@ -5,9 +5,7 @@ the server pushing it over a WebSocket; the command; the page in headless Chromi
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,8 +22,8 @@ from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session
 from controller.web import Publisher, create_app, start_in_thread
 from simulator.players import LedPlayer, apply_action
+from chromium import needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 PLAYERS = ("Amina", "Yusuf")
 
 
@@ -255,27 +253,25 @@ def test_layli_run_ui_names_a_port_that_is_taken():
     assert "is taken" in result.stderr and "--ui-port" in result.stderr
 
 
-@pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
-def test_the_page_in_chromium_follows_the_turn_and_the_moves(tmp_path):
-    playwright_api = pytest.importorskip("playwright.sync_api")
+@needs_chromium
+def test_the_page_in_chromium_follows_the_turn_and_the_moves(tmp_path, browser):
+    from playwright.sync_api import expect
+
     publisher = Publisher()
     url, server, thread = start_in_thread(create_app(publisher))
     io, runner = make_runner(tmp_path, publisher.publish)
+    page = browser.new_page()
     try:
-        with playwright_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-            page = browser.new_page()
-            page.goto(url)
-            t = feed(io, runner, [4] * 12 + [0, 0], 0)
-            expect = playwright_api.expect
-            expect(page.locator("#turn")).to_have_text("Amina to move", timeout=5000)
-            expect(page.locator("#player-0")).to_have_class("player to-move")
-            expect(page.locator("#player-1 .name")).to_have_text("Yusuf")
-            play_one_move(io, runner, t, pit=3)
-            expect(page.locator("#turn")).to_have_text("Yusuf to move", timeout=5000)
-            expect(page.locator("#moves")).to_have_text("1. 3 *")
-            expect(page.locator("#events li").first).to_contain_text("move done: pit 3")
-            browser.close()
+        page.goto(url)
+        t = feed(io, runner, [4] * 12 + [0, 0], 0)
+        expect(page.locator("#turn")).to_have_text("Amina to move", timeout=5000)
+        expect(page.locator("#player-0")).to_have_class("player to-move")
+        expect(page.locator("#player-1 .name")).to_have_text("Yusuf")
+        play_one_move(io, runner, t, pit=3)
+        expect(page.locator("#turn")).to_have_text("Yusuf to move", timeout=5000)
+        expect(page.locator("#moves")).to_have_text("1. 3 *")
+        expect(page.locator("#events li").first).to_contain_text("move done: pit 3")
     finally:
+        page.close()
         server.should_exit = True
         thread.join(5)

@@ -4,7 +4,6 @@ appears on the open pages without a reload, and the arbiter's buttons and form a
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import time
 
@@ -13,22 +12,12 @@ import pytest
 from controller.tournament import messages
 from controller.tournament.model import Result
 from controller.web.server import start_in_thread
+from chromium import needs_chromium
 from test_tournament_web import ARBITERS, LiveEvent
 
-CHROMIUM = "/usr/bin/chromium"
 WAIT = 5000         # ms: how long a page may take to show anything
 
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield browser
-        browser.close()
+pytestmark = needs_chromium
 
 
 def serve(event: LiveEvent):

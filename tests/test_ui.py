@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import socket
 
 import pytest
@@ -19,8 +18,8 @@ from controller.rules import record
 from simulator.players import LedPlayer
 from simulator.ui.app import create_app
 from simulator.ui.table import COMPUTER, COMPUTERS, REPLAY, Table, TableError
+from chromium import needs_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 
 
 # --- a player who reads only the page's state ------------------------------------------------
@@ -310,19 +309,6 @@ def test_sim_ui_names_a_port_that_is_taken(capsys):
 
 
 # --- the page in headless Chromium ------------------------------------------------------------
-
-needs_chromium = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                    reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
 def served():
