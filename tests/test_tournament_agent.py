@@ -72,9 +72,7 @@ def engine_game(game_id: str, players=PLAYERS, nodes: int = 120) -> Game:
     """The game as the players' searcher plays it straight on the engine."""
     game = Game("layli-goobalay")
     while not game.over:
-        searcher = demo.Searcher("strongest", seed=demo.move_seed(game_id, len(game.moves)),
-                                 nodes=nodes)
-        game.push(searcher.choose(game))
+        game.push(demo.chosen_move(game, game_id, nodes))
     return game
 
 

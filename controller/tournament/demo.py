@@ -80,6 +80,25 @@ def move_seed(game: str, ply: int) -> int:
     return zlib.crc32(("%s#%d" % (game, ply)).encode("utf-8")) or 1
 
 
+def chosen_move(game: Game, game_id: str, nodes: int) -> int:
+    """The move a demo player of `nodes` search nodes plays in `game` (the event's game
+    `game_id`): the same whatever the timing, the board or the machine."""
+    return Searcher("strongest", seed=move_seed(game_id, len(game.moves)),
+                    nodes=nodes).choose(game)
+
+
+def set_up_event(store: Store, tables: int, rounds: int, system: str,
+                 seed: int) -> dict[str, int]:
+    """The demo's event in an empty `store`: its players and tables; the players' ratings."""
+    store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
+    ratings = dict(demo_players(2 * tables, seed))
+    for name, rating in ratings.items():
+        store.register(name, rating)
+    for number in range(1, tables + 1):
+        store.add_table("table-%d" % number)
+    return ratings
+
+
 class _ThinkingPlayers(SimulatedBoardIO):
     """The simulated board, whose players make up their mind before they look at the LEDs:
     `think()` shows the move chosen as a hint and returns the frame to act on."""
@@ -165,10 +184,8 @@ class SimulatedTable:
         if self.agent.game is None:
             return Frame(len(session.frame.places))    # no game given yet: they wait for it
         if not game.over and guide.phase == "await" and guide.hint is None:
-            name = self.runner.players[game.to_move]
-            searcher = Searcher("strongest", seed=move_seed(self.agent.game, len(game.moves)),
-                                nodes=self.strength(name))
-            guide.show_hint(searcher.choose(game))
+            nodes = self.strength(self.runner.players[game.to_move])
+            guide.show_hint(chosen_move(game, self.agent.game, nodes))
         return session.frame
 
 
@@ -207,15 +224,8 @@ class DemoEvent:
         self.faults = faults
         self.on_server = on_server
         self.database = self.directory / "event.sqlite"
-        store = Store(self.database)
-        store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
-        self.ratings: dict[str, int] = {}
-        for name, rating in demo_players(2 * tables, seed):
-            store.register(name, rating)
-            self.ratings[name] = rating
-        for table in self.table_ids:
-            store.add_table(table)
-        store.close()
+        with Store(self.database) as store:
+            self.ratings = set_up_event(store, tables, rounds, system, seed)
         self.credentials = Credentials.generate(EVENT, self.table_ids)
         self.credentials.save(self.directory / "credentials.json")
         if broker == "mosquitto":
@@ -376,12 +386,7 @@ def reference_standings(tables: int, rounds: int, *, system: str = "swiss",
     links or server went wrong anywhere, or recorded a result twice, ends otherwise."""
     store = Store(":memory:")
     try:
-        store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
-        ratings = dict(demo_players(2 * tables, seed))
-        for name, rating in ratings.items():
-            store.register(name, rating)
-        for number in range(1, tables + 1):
-            store.add_table("table-%d" % number)
+        ratings = set_up_event(store, tables, rounds, system, seed)
         server = TournamentServer(store, "mqtt://127.0.0.1:1")     # never connected
         for _ in range(rounds):
             server.pair_next_round()
@@ -392,9 +397,8 @@ def reference_standings(tables: int, rounds: int, *, system: str = "swiss",
                 game = Game(VARIANT)
                 players = (names[row.pairing.south], names[row.pairing.north])
                 while not game.over:
-                    searcher = Searcher("strongest", seed=move_seed(row.id, len(game.moves)),
-                                        nodes=nodes_for(ratings[players[game.to_move]]))
-                    game.push(searcher.choose(game))
+                    nodes = nodes_for(ratings[players[game.to_move]])
+                    game.push(chosen_move(game, row.id, nodes))
                 winner = game.winner()
                 points = 0.5 if winner is None else 1.0 - winner
                 store.record_result(row.id, Result(points, *game.scores), "", "arbiter")
