@@ -11,8 +11,10 @@ as everyone else) plays a series of games against each opponent:
 The searcher plays South (and so moves first, in every variant's default) in the even-numbered
 games and North in the odd ones: half the games with each colour. For each opponent it prints the
 searcher's wins, draws and losses, its score rate (wins plus half the draws, over the games) and
-a 95% Wilson score interval on that rate, draws counted as half a win. With `--json`, one object
-keyed by opponent, each holding exactly "wins", "draws", "losses", "score" and "interval".
+a 95% Wilson score interval on that rate, draws counted as half a win, and the wins, draws and
+losses with each colour. With `--json`, one object keyed by opponent, each holding "wins",
+"draws", "losses", "score", "interval", and "as_south" and "as_north" with the same three
+counts.
 
     $ layli bench ai --variant layli-goobalay --games 20 --seconds-per-move 0.1
 """
@@ -75,6 +77,9 @@ class Series:
     draws: int = 0
     losses: int = 0
     as_south: int = 0                       # games in which the searcher played South
+    # the searcher's [wins, draws, losses] with each colour: Layli Goobalay favours the first
+    # mover so much that the split says more than the total
+    by_colour: list[list[int]] = field(default_factory=lambda: [[0, 0, 0], [0, 0, 0]])
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])   # searcher, opponent
     moves: list[int] = field(default_factory=lambda: [0, 0])           # searcher, opponent
 
@@ -95,18 +100,36 @@ class Series:
         """The mean thinking time of the searcher (side 0) or the opponent (side 1)."""
         return self.seconds[side] / self.moves[side] if self.moves[side] else 0.0
 
+    def add(self, side: int, outcome: int) -> None:
+        """Count one game: the searcher played `side`; `outcome` 0 won, 1 drawn, 2 lost."""
+        self.by_colour[side][outcome] += 1
+        self.as_south += side == SOUTH
+        if outcome == 0:
+            self.wins += 1
+        elif outcome == 1:
+            self.draws += 1
+        else:
+            self.losses += 1
+
     def as_json(self) -> dict:
         low, high = self.interval
+        colours = {}
+        for side, key in ((SOUTH, "as_south"), (NORTH, "as_north")):
+            wins, draws, losses = self.by_colour[side]
+            colours[key] = {"wins": wins, "draws": draws, "losses": losses}
         return {"wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "score": round(self.score, 4), "interval": [round(low, 4), round(high, 4)]}
+                "score": round(self.score, 4), "interval": [round(low, 4), round(high, 4)],
+                **colours}
 
     def line(self) -> str:
         low, high = self.interval
+        south, north = ("%d-%d-%d" % tuple(counts) for counts in self.by_colour)
         return ("strongest vs %-15s wins %3d  draws %3d  losses %3d   score %5.1f%%  "
-                "95%% interval %5.1f-%5.1f%%   s/move: searcher %.3f, %s %.3f" % (
+                "95%% interval %5.1f-%5.1f%%   as South %s, as North %s   "
+                "s/move: searcher %.3f, %s %.3f" % (
                     self.opponent, self.wins, self.draws, self.losses, 100 * self.score,
-                    100 * low, 100 * high, self.seconds_per_move(0), self.opponent,
-                    self.seconds_per_move(1)))
+                    100 * low, 100 * high, south, north, self.seconds_per_move(0),
+                    self.opponent, self.seconds_per_move(1)))
 
 
 def make_opponent(name: str, seconds_per_move: float, seed: int) -> Player:
@@ -159,17 +182,11 @@ def play_series(variant: str, games: int, searcher: Player, opponent: Player,
         names = ("the searcher", name) if side == SOUTH else (name, "the searcher")
         seconds, moves = [0.0, 0.0], [0, 0]
         game = play_game(variant, players, names, seconds, moves)
-        series.as_south += side == SOUTH
         for k, who in ((side, 0), (1 - side, 1)):      # colour k -> searcher 0, opponent 1
             series.seconds[who] += seconds[k]
             series.moves[who] += moves[k]
         winner = game.winner()
-        if winner is None:
-            series.draws += 1
-        elif winner == side:
-            series.wins += 1
-        else:
-            series.losses += 1
+        series.add(side, 1 if winner is None else 0 if winner == side else 2)
     return series
 
 
@@ -217,7 +234,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="seeds the searcher and the opponents (default 1)")
     parser.add_argument("--json", action="store_true",
                         help='print {"OPPONENT": {"wins", "draws", "losses", "score", '
-                             '"interval"}, ...}')
+                             '"interval", "as_south", "as_north"}, ...}')
 
 
 def run(args: argparse.Namespace) -> int:

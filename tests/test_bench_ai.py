@@ -182,7 +182,7 @@ def test_the_searcher_alternates_colours_and_the_counts_add_up():
     searcher = Recorder(greedy_stand_in(1))
     series = play_series("layli-goobalay", 5, searcher, RandomPlayer(2), "random")
     assert searcher.colours == [0, 1, 0, 1, 0]
-    assert series.as_south == 3
+    assert series.as_south == 3 and sum(series.by_colour[0]) == 3 == 5 - sum(series.by_colour[1])
     assert series.wins + series.draws + series.losses == series.games == 5
     assert series.moves[0] > 0 and series.moves[1] > 0
     assert series.score == (series.wins + series.draws / 2) / 5
@@ -233,11 +233,17 @@ def test_the_wilson_interval_refuses_impossible_scores():
         wilson_interval(11, 10)
 
 
-def test_a_series_reports_draws_as_halves():
-    series = Series("greedy", wins=7, draws=1, losses=2)
+def test_a_series_reports_draws_as_halves_and_each_colour():
+    series = Series("greedy")
+    for side, outcome in ((0, 0),) * 5 + ((1, 0), (1, 0), (1, 1), (1, 2), (1, 2)):
+        series.add(side, outcome)
     assert series.as_json() == {"wins": 7, "draws": 1, "losses": 2, "score": 0.75,
-                                "interval": [0.4422, 0.9191]}
+                                "interval": [0.4422, 0.9191],
+                                "as_south": {"wins": 5, "draws": 0, "losses": 0},
+                                "as_north": {"wins": 2, "draws": 1, "losses": 2}}
+    assert series.as_south == 5
     assert "score  75.0%" in series.line()
+    assert "as South 5-0-0, as North 2-1-2" in series.line()
 
 
 # --- the command -------------------------------------------------------------------------------
@@ -247,8 +253,12 @@ def test_bench_ai_json_has_exactly_the_opponents_and_their_counts(capsys):
     report = json.loads(capsys.readouterr().out)
     assert list(report) == ["random", "greedy", "openspiel_mcts"]
     for counts in report.values():
-        assert set(counts) == {"wins", "draws", "losses", "score", "interval"}
+        assert set(counts) == {"wins", "draws", "losses", "score", "interval", "as_south",
+                               "as_north"}
         assert counts["wins"] + counts["draws"] + counts["losses"] == 2
+        for key in ("wins", "draws", "losses"):
+            assert counts["as_south"][key] + counts["as_north"][key] == counts[key]
+        assert sum(counts["as_south"].values()) == 1 == sum(counts["as_north"].values())
         low, high = counts["interval"]
         assert 0 <= low <= counts["score"] <= high <= 1
 

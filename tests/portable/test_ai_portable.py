@@ -181,3 +181,67 @@ def test_record_comments_are_checked():
     text = write_game(game, None, [None, "-2.5 ?? best 1"])
     assert "1. 3 1 {-2.5 ?? best 1} *" in text
     assert read(text)[0].moves == [3, 1]
+
+
+def test_book_replies_from_the_standard_start_only():
+    from controller.ai.book import BOOK, book_move
+    for variant, lines in BOOK.items():
+        for line, reply in lines.items():
+            game = Game(variant)
+            game.replay(list(line))
+            assert reply in game.legal_moves(), (variant, line, reply)
+            assert book_move(game) == reply
+    game = Game("layli-goobalay")
+    assert book_move(game) is None                  # South's first move is the search's
+    game.push(4)
+    assert book_move(game) is None                  # not in the book: North is winning here
+    for other in (Game("layli-goobalay", setup=[5, 3] + [4] * 10),
+                  Game("layli-goobalay", options={"capture_last_seed": False}),
+                  Game("layli-goobalay", captured=[0, 0], first_move=False)):
+        other.push(3)
+        assert book_move(other) is None, other.setup
+
+
+def test_hard_and_strongest_play_the_book_and_say_so():
+    game = Game("layli-goobalay")
+    game.push(3)
+    for level in ("hard", "strongest"):
+        searcher = Searcher(level, seed=5, nodes=300)
+        assert searcher.choose(game) == 1
+        assert searcher.last["book"] is True and searcher.last["pv"][0] == 1
+        assert searcher.last["depth"] == 1
+    for searcher in (Searcher("medium", seed=5, nodes=300),
+                     Searcher("strongest", seed=5, nodes=300, book=False)):
+        searcher.choose(game)
+        assert "book" not in searcher.last
+        assert searcher.last["depth"] > 1
+    game.push(1)
+    searcher = Searcher("strongest", seed=5, nodes=300)
+    searcher.choose(game)
+    assert "book" not in searcher.last              # past the book: the search again
+
+
+def test_a_decided_game_scores_its_result_then_its_margin():
+    from controller.ai.search import final_score, final_margin, in_seeds, WON, SCALE
+    from controller.rules.rng import Random30
+    rng = Random30(11)
+    game = Game("layli-goobalay")
+    while game.play_random(rng) is not None:
+        pass
+    margin = final_margin(game)
+    score = final_score(game)
+    assert score == (margin + WON if margin > 0 else margin - WON if margin < 0 else 0)
+    assert in_seeds(score) == margin / SCALE
+    assert in_seeds(-score) == -margin / SCALE
+    assert in_seeds(3 * SCALE) == 3.0 and in_seeds(-7) == -1.75       # undecided: as it is
+    assert final_score(game, 0) == margin and in_seeds(margin, 0) == margin / SCALE
+    # a few plies before that end, searched to the end: the score the searcher reports is the
+    # margin in seeds, never the bonus
+    moves = game.moves
+    start = Game("layli-goobalay")
+    start.replay(moves[:len(moves) - 4])
+    for result_first in (True, False):
+        searcher = Searcher("strongest", seed=1, nodes=20000, book=False,
+                            result_first=result_first)
+        searcher.choose(start)
+        assert abs(searcher.last["score"]) <= 48, searcher.last
