@@ -73,15 +73,31 @@ class Series:
     """The searcher's results against one opponent, and the time each side took."""
 
     opponent: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    as_south: int = 0                       # games in which the searcher played South
     # the searcher's [wins, draws, losses] with each colour: Layli Goobalay favours the first
     # mover so much that the split says more than the total
     by_colour: list[list[int]] = field(default_factory=lambda: [[0, 0, 0], [0, 0, 0]])
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])   # searcher, opponent
     moves: list[int] = field(default_factory=lambda: [0, 0])           # searcher, opponent
+
+    def _total(self, outcome: int) -> int:
+        return self.by_colour[SOUTH][outcome] + self.by_colour[NORTH][outcome]
+
+    @property
+    def wins(self) -> int:
+        return self._total(0)
+
+    @property
+    def draws(self) -> int:
+        return self._total(1)
+
+    @property
+    def losses(self) -> int:
+        return self._total(2)
+
+    @property
+    def as_south(self) -> int:
+        """Games in which the searcher played South."""
+        return sum(self.by_colour[SOUTH])
 
     @property
     def games(self) -> int:
@@ -103,13 +119,6 @@ class Series:
     def add(self, side: int, outcome: int) -> None:
         """Count one game: the searcher played `side`; `outcome` 0 won, 1 drawn, 2 lost."""
         self.by_colour[side][outcome] += 1
-        self.as_south += side == SOUTH
-        if outcome == 0:
-            self.wins += 1
-        elif outcome == 1:
-            self.draws += 1
-        else:
-            self.losses += 1
 
     def as_json(self) -> dict:
         low, high = self.interval

@@ -25,8 +25,7 @@ def _load_builder():
     return module
 
 
-def reply_values(game: Game, nodes: int) -> dict[int, float]:
-    return _load_builder().deep_values(game, nodes)
+opening_book = _load_builder()
 
 
 def test_every_book_reply_is_near_the_best_a_search_finds():
@@ -34,15 +33,14 @@ def test_every_book_reply_is_near_the_best_a_search_finds():
         for line, reply in lines.items():
             game = Game(variant)
             game.replay(list(line))
-            values = reply_values(game, 60000)
+            values = opening_book.deep_values(game, 60000)
             assert values[reply] >= max(values.values()) - MARGIN, (line, reply, values)
 
 
 def test_rollout_player_is_seeded_and_legal():
-    builder = _load_builder()
     game = Game("layli-goobalay")
     game.replay([3, 1])
-    moves = [builder.RolloutPlayer(seed, playouts=5).choose(game) for seed in (1, 1, 2)]
+    moves = [opening_book.RolloutPlayer(seed, playouts=5).choose(game) for seed in (1, 1, 2)]
     assert moves[0] == moves[1]
     assert all(move in game.legal_moves() for move in moves)
 
