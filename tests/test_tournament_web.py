@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from controller.rules import Game
-from controller.rules.record import write_game
+from controller.rules.record import read, write_game
 from controller.tournament import messages
 from controller.tournament.model import Result
 from controller.tournament.server import TournamentServer
@@ -191,6 +191,30 @@ def test_records_pgn_has_every_record_in_round_and_board_order(event, client):
     where = [answer.text.index('[South "%s"]\n[North "%s"]' % event.names(row))
              for round in (1, 2) for row in event.games(round)]
     assert where == sorted(where)
+
+
+def test_records_pgn_carries_the_arbiters_correction(event, client):
+    row = event.games()[0]
+    first = event.finish(row)
+    board_record = event.store.game(row.id).record
+    assert first not in (Result(0.0, 20, 28), Result(0.5, 24, 24))
+    for reason, result in (("seeds miscounted", Result(0.0, 20, 28)),
+                           ('agreed a "draw"\nat the end', Result(0.5, 24, 24))):
+        assert post(client, "/arbiter/correct", {
+            "game": row.id, "south_points": result.south_points,
+            "south_seeds": result.south_seeds, "north_seeds": result.north_seeds,
+            "reason": reason}).status_code == 200
+    text = client.get("/records.pgn").text
+    # the last correction stands, after the board's own tags, which the moves still reach
+    assert text.index('[Termination "') < text.index('[ArbiterResult "1/2-1/2"]')
+    assert '[ArbiterScore "24-24"]\n[Arbiter "Hodan Arbiter"]\n' in text
+    assert '[ArbiterReason "agreed a \\"draw\\" at the end"]\n' in text
+    assert text.count("[ArbiterResult") == 1
+    game, tags = read(text)
+    assert game.moves == read(board_record)[0].moves
+    assert tags[0]["Result"] == read(board_record)[1][0]["Result"]
+    assert (tags[0]["ArbiterResult"], tags[0]["ArbiterReason"]) == (
+        "1/2-1/2", 'agreed a "draw" at the end')
 
 
 # --- the live feed ----------------------------------------------------------------------------

@@ -12,7 +12,8 @@ For everyone:
   latest "event", "pairings", "standings" and every "table/<id>" message, then each one again
   whenever it changes: the pages never poll.
 - ``GET /api/live`` (`server.snapshot()`), ``GET /export.json``, ``GET /export.csv``,
-  ``GET /records.pgn`` (every game record, round by round, board by board).
+  ``GET /records.pgn`` (every game record, round by round, board by board; a corrected
+  game's record carries the arbiter's result in tags: see `with_correction`).
 
 For the arbiters (HTTP Basic authentication against `arbiters`; with none the pages are off):
 
@@ -56,7 +57,7 @@ from starlette.websockets import WebSocket
 
 from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
-from controller.tournament.store import StoreError
+from controller.tournament.store import Correction, StoreError, result_text
 from controller.tournament.store import _result_json as result_json   # as export_json writes it
 from controller.web.companion import STATIC as SHARED_STATIC
 
@@ -254,9 +255,39 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
 # --- exports ----------------------------------------------------------------------------------
 
 def records_text(server: TournamentServer) -> str:
-    """Every game record of the event, in round and board order, separated by blank lines."""
-    records = [text.strip("\n") for text in server.store.records().values()]
+    """Every game record of the event, in round and board order, separated by blank lines; a
+    game the arbiter corrected carries the arbiter's result (`with_correction`)."""
+    latest = {item.game_id: item for item in server.store.corrections()}   # oldest first
+    records = [with_correction(text, latest.get(game_id)).strip("\n")
+               for game_id, text in server.store.records().items()]
     return "\n\n".join(records) + "\n" if records else ""
+
+
+def with_correction(record: str, correction: Correction | None) -> str:
+    """`record` with the arbiter's last correction in tags at the end of its first tag section:
+    ArbiterResult ("1-0", "1/2-1/2", "0-1"), ArbiterScore (seeds, South first), Arbiter and
+    ArbiterReason. The board's own Result and Score stay: they are what its moves reach, and
+    a record is read back by replaying them. Without a correction, `record` unchanged."""
+    if correction is None:
+        return record
+    new = correction.new
+    tags = (("ArbiterResult", result_text(new)),
+            ("ArbiterScore", "%d-%d" % (new.south_seeds, new.north_seeds)),
+            ("Arbiter", correction.arbiter), ("ArbiterReason", correction.reason))
+    added = ['[%s "%s"]' % (name, _tag_text(value)) for name, value in tags]
+    lines = record.split("\n")
+    end = 0
+    while end < len(lines) and lines[end].startswith("["):
+        end += 1
+    if end == 0:                # movetext only: the tags make its section, then a blank line
+        added.append("")
+    return "\n".join(lines[:end] + added + lines[end:])
+
+
+def _tag_text(value: str) -> str:
+    """A tag value on one line, backslashes and double quotes escaped (as PGN has them)."""
+    value = "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in value)
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _download(name: str, suffix: str) -> str:
