@@ -63,6 +63,7 @@ from controller.web.companion import STATIC as SHARED_STATIC
 
 STATIC = Path(__file__).parent / "static"
 STYLE = SHARED_STATIC / "style.css"         # the look every page of the project shares
+PLACES = SHARED_STATIC / "places.js"        # where a board's places are drawn, on every page
 
 REALM = "layli arbiter"
 MAX_BODY = 64 * 1024        # bytes: an arbiter's request is a few hundred
@@ -460,6 +461,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         Route("/arbiter/correct", action(CORRECT, correct), methods=["POST"]),
         Route("/arbiter/pair", action(PAIR, pair), methods=["POST"]),
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
+        Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.server = server

@@ -35,6 +35,8 @@ from simulator.ui.table import FAULT_KINDS, MODES, Table, TableError
 
 STATIC = Path(__file__).parent / "static"
 STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
+PLACES = COMPANION_STATIC / "places.js"     # one board geometry for the simulator's and the
+                                            # tournament's boards
 
 # what each pattern means, for the page's legend (frame.py names them)
 MEANINGS = (
@@ -157,6 +159,7 @@ def create_app(variant: str = "layli-goobalay", options: dict | None = None,
         WebSocketRoute("/ws", socket),
         # the stylesheet is shared with the companion page (controller/web)
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
+        Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.table = table

@@ -1,43 +1,11 @@
 // A table's board drawn from its state message: the pits with their counts, the Uurs in
 // their owner's colour, the stores with what each side has captured, and whose turn it is.
-// The places sit as on the virtual board (simulator/ui): South's row along the bottom from
-// South's left, North's along the top from North's left (the right as we look), South's store
-// on the right, North's on the left.
+// The places sit as on the virtual board (simulator/ui): places.js has their geometry.
 "use strict";
 
 (() => {
-  const SVG = "http://www.w3.org/2000/svg";
-  const PIT = 100;              // one pit a column, 100 units wide
+  const {PIT, el, centre, drawStones} = window.Layli;
   const SIDES = ["South", "North"];
-
-  function el(tag, attrs, parent) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-
-  // places: 0..n-1 South's pits, n..2n-1 North's, 2n South's store, 2n+1 North's
-  function centre(place, n) {
-    if (place === 2 * n) return [(n + 1.5) * PIT, 150];
-    if (place === 2 * n + 1) return [0.5 * PIT, 150];
-    if (place < n) return [(place + 1.5) * PIT, 235];
-    return [(2 * n - place + 0.5) * PIT, 65];
-  }
-
-  // a few stones on the big board, in a sunflower spiral: even, and a stone keeps its spot
-  // as others arrive
-  function stones(group, count, x, y, store) {
-    group.textContent = "";
-    const shown = Math.min(count, store ? 40 : 22);
-    const spread = store ? 28 : 26;
-    for (let i = 0; i < shown; i++) {
-      const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
-      const a = i * 2.39996;
-      el("circle", {"class": "stone", cx: x + r * Math.cos(a),
-                    cy: y + (store ? 3.2 : 1) * r * Math.sin(a), r: 6.5}, group);
-    }
-  }
 
   class Board {
     // `svg`: an <svg> element to draw in; `big`: pit names and stones (the table's own page)
@@ -112,7 +80,7 @@
         group.classList.toggle("to-move", state.status === "playing" && state.to_move === side);
         if (this.big) {
           const [x, y] = centre(place, n);
-          stones(group.querySelector(".stones"), count, x, y, place >= 2 * n);
+          drawStones(group.querySelector(".stones"), count, x, y, place >= 2 * n);
         }
       }
     }

@@ -2,9 +2,8 @@
 // The page decides nothing about the game: the server's guide says what every LED shows.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const SIDES = ["South", "North"];
-const PIT = 100;              // the board's grid: one pit a column, 100 units wide
+const {PIT, el, centre, drawStones} = window.Layli;     // places.js: the board's geometry
 const $ = (id) => document.getElementById(id);
 
 let hello = null;             // the server's first message: variants, palette, legend
@@ -14,22 +13,6 @@ let dragFrom = null;          // the place a press started on
 let socket = null;
 let formFilled = false;
 
-function el(tag, attrs, parent) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-// --- where each place is: South's row along the bottom from the left, North's along the top
-// from the right (so sowing counterclockwise runs around the board), South's store on the
-// right, North's on the left.
-function centre(place, n) {
-  if (place === 2 * n) return [(n + 1.5) * PIT, 150];
-  if (place === 2 * n + 1) return [0.5 * PIT, 150];
-  if (place < n) return [(place + 1.5) * PIT, 235];
-  return [(2 * n - place + 0.5) * PIT, 65];
-}
 const isStore = (place) => state && place >= 2 * state.n;
 
 function drawBoard(n) {
@@ -88,20 +71,6 @@ function press(place, takeOut) {
   else if (isStore(place)) send({action: "put", place: place});
   else if (state.hand) send({action: "drop", place: place});
   else send({action: "lift", place: place});
-}
-
-function drawStones(group, count, x, y, store) {
-  group.textContent = "";
-  const shown = Math.min(count, store ? 40 : 22);
-  const spread = store ? 28 : 26;
-  for (let i = 0; i < shown; i++) {
-    // a sunflower spiral: even and stable, a stone keeps its spot as others arrive
-    const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
-    const a = i * 2.39996;
-    const sy = store ? 3.2 : 1;
-    el("circle", {"class": "stone", cx: x + r * Math.cos(a), cy: y + sy * r * Math.sin(a),
-                  r: 6.5}, group);
-  }
 }
 
 function render() {
