@@ -4,28 +4,21 @@ is in tests/portable/test_ai_portable.py, under MicroPython too.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 from controller.ai import Searcher
 from controller.ai.book import BOOK
 from controller.rules import Game
 
-BUILDER = Path(__file__).resolve().parent.parent / "benchmarks" / "opening_book.py"
+from benchmark_scripts import BENCHMARKS, load_benchmark
+
+BUILDER = BENCHMARKS / "opening_book.py"
 MARGIN = 3.0        # the builder's default: a book reply is never more than this behind
 
 
-def _load_builder():
-    spec = importlib.util.spec_from_file_location("opening_book", BUILDER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-opening_book = _load_builder()
+opening_book = load_benchmark("opening_book")
 
 
 def test_every_book_reply_is_near_the_best_a_search_finds():

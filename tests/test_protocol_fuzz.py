@@ -24,29 +24,18 @@ was never sent can only be one of these, at a rate measured by the benchmark (no
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.protocol import FrameDecoder, Hello, Link, encode_frame
+from benchmark_scripts import load_benchmark
 from test_protocol import ANY_MESSAGE, SEQ, oracle
 from test_protocol_portable import Clock
 
-FUZZ_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_protocol.py"
-
-
-def _load_fuzz():
-    spec = importlib.util.spec_from_file_location("fuzz_protocol", FUZZ_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz_protocol = _load_fuzz()
+fuzz_protocol = load_benchmark("fuzz_protocol")
 
 
 def poisson_bound(mean: float, tail: float = 1e-9) -> int:
