@@ -8,8 +8,8 @@ South. This script plays only those games, to show what decides them:
   MCTS itself plays North; MCTS at `--south-seconds` (default 0.1 s) plays South;
 - `--opening 2,6` plays those moves first, for both sides, to measure one line of the opening;
 - it prints North's wins, draws and losses, the score rate (wins plus half the draws) with its
-  95% Wilson interval, and the score after each of South's first three moves' lines (the
-  opening plies that MCTS decides).
+  95% Wilson interval, and the score by the game's first three moves (South's first, North's
+  reply, South's second: where MCTS decides most games).
 
 Each game has its own seeds (`--seed` + the game's number); `--jobs` plays games in parallel,
 one process each (keep it at or below the free cores: the time budgets are real).
