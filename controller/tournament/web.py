@@ -55,6 +55,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller.rules.record import _quote as quoted     # PGN's escaping of a tag value
 from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
 from controller.tournament.store import Correction, StoreError, result_text
@@ -275,7 +276,7 @@ def with_correction(record: str, correction: Correction | None) -> str:
     tags = (("ArbiterResult", result_text(new)),
             ("ArbiterScore", "%d-%d" % (new.south_seeds, new.north_seeds)),
             ("Arbiter", correction.arbiter), ("ArbiterReason", correction.reason))
-    added = ['[%s "%s"]' % (name, _tag_text(value)) for name, value in tags]
+    added = ["[%s %s]" % (name, quoted(_one_line(value))) for name, value in tags]
     lines = record.split("\n")
     end = 0
     while end < len(lines) and lines[end].startswith("["):
@@ -285,10 +286,10 @@ def with_correction(record: str, correction: Correction | None) -> str:
     return "\n".join(lines[:end] + added + lines[end:])
 
 
-def _tag_text(value: str) -> str:
-    """A tag value on one line, backslashes and double quotes escaped (as PGN has them)."""
-    value = "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in value)
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def _one_line(value: str) -> str:
+    """`value` with its control characters (a reason's line breaks) as spaces: a PGN tag value
+    holds none."""
+    return "".join(" " if ord(char) < 32 or ord(char) == 127 else char for char in value)
 
 
 def _download(name: str, suffix: str) -> str:
