@@ -51,7 +51,9 @@ def test_acceptance_32_tables_5_rounds_over_mosquitto_with_faults(tmp_path):
 
 
 def test_the_demo_command_prints_its_summary_as_json(capsys):
-    assert main(["tournament", "demo", "--tables", "2", "--rounds", "2", "--json"]) == 0
+    # a bounded wait: a stuck table fails here in minutes, naming its game, not after an hour
+    assert main(["tournament", "demo", "--tables", "2", "--rounds", "2", "--json",
+                 "--timeout", "300"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert {"games", "results_recorded", "standings"} <= set(summary)
     assert summary["games"] == summary["results_recorded"] == 4
