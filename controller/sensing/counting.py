@@ -27,8 +27,9 @@ value is judged (every 100 ms):
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
    hand resting on the pit trembles more than that) is judged, then again every 100 ms: its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
-   wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how many
-   seeds are in play (a cell off scale that the converter's range did not catch); otherwise the nearest count k with a `confidence`
+   wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how
+   many seeds are in play (a cell off scale that the converter's range did not catch), both
+   by either zero of step 6; otherwise the nearest count k with a `confidence`
    (`count_confidence`) becomes the count, settled, when the confidence reaches `accept`. A
    steady value that is not close to a whole number of seeds (something else on the pit) stays
    unsettled and keeps the last count. A channel back from a fault (its zero may have moved
@@ -41,8 +42,13 @@ value is judged (every 100 ms):
    30, the next seed is counted against the 30 as they actually weigh, and only the seeds that
    came or went since (`ref`, the count last zeroed on) add mass error. This is what makes
    stores, which only fill, countable up to any number of seeds.
+   The channel also keeps the zero it had when it last settled empty (`empty_drift`; at first
+   the calibration's tare), which no seed's mass moves. Every count is judged against both
+   zeros, whichever explains it better: 14 light seeds that came one by one read 14 against
+   the last zero, and lifted all at once, the pit reads exactly empty against the empty zero
+   (against the last zero it reads 0.3, which is no count: the place would never settle).
 7. **Drift.** Load cells creep (up to 0.2 seed a minute in the simulator, more with heat).
-   While a channel stays settled, `drift` follows the residual with a time constant of
+   While a channel stays settled, both zeros follow the residual with a time constant of
    `track_ms`, so the residual goes to zero. A miscount cannot be tracked in: a wrong count is
    at least half a seed off, and only residuals within TRACK_LIMIT are followed.
 
@@ -123,9 +129,11 @@ def median5(a, b, c, d, e):
     return b if b < c else c
 
 
-def count_confidence(x, k, spread, sigma, ref=0):
+def count_confidence(x, k, spread, sigma, ref=0, empty=None, empty_ref=0):
     """How sure a value of `x` seeds is `k` seeds (0..1), on a channel last zeroed with `ref`
-    seeds on it (0: the calibration's tare).
+    seeds on it (0: the calibration's tare). `empty`, when given, is the same weight measured
+    from a second zero, taken with `empty_ref` seeds on the place (0: the place was empty);
+    each candidate count is then judged against the zero that explains it better.
 
     Each candidate count j (k - 1, k, k + 1) explains x with a normal likelihood whose variance
     is what the place can show at j seeds: ``|j - ref| * spread**2`` (the masses of the seeds
@@ -147,6 +155,10 @@ def count_confidence(x, k, spread, sigma, ref=0):
         0.992
         >>> round(count_confidence(40.2, 40, 0.02, 0.01, 36), 3)  # ...than the 4 that came
         0.67
+        >>> round(count_confidence(0.33, 0, 0.02, 0.01, 14), 3)   # 14 light seeds lifted...
+        0.252
+        >>> round(count_confidence(0.33, 0, 0.02, 0.01, 14, 0.01), 3)  # ...: as heavy as empty
+        0.999
     """
     floor = SIGMA_FLOOR * SIGMA_FLOOR + sigma * sigma
     spread2 = spread * spread
@@ -155,15 +167,25 @@ def count_confidence(x, k, spread, sigma, ref=0):
     for j in (k - 1, k, k + 1):
         if j < 0:
             continue
-        variance = (j - ref if j >= ref else ref - j) * spread2 + floor
-        z2 = (x - j) * (x - j) / variance
-        if z2 > 100:
-            continue            # exp(-50): nothing next to the others
-        likelihood = exp(-0.5 * z2) / sqrt(variance)
+        likelihood = _likelihood(x, j, ref, spread2, floor)
+        if empty is not None:
+            other = _likelihood(empty, j, empty_ref, spread2, floor)
+            if other > likelihood:
+                likelihood = other
         total += likelihood
         if j == k:
             mine = likelihood
     return mine / total
+
+
+def _likelihood(x, j, ref, spread2, floor):
+    """The (unnormalised) likelihood that `x` seeds, measured from a zero taken on `ref` seeds,
+    are `j` seeds: normal, with the variance of count_confidence."""
+    variance = (j - ref if j >= ref else ref - j) * spread2 + floor
+    z2 = (x - j) * (x - j) / variance
+    if z2 > 100:
+        return 0.0              # exp(-50): nothing next to the others
+    return exp(-0.5 * z2) / sqrt(variance)
 
 
 class _Channel:
@@ -171,7 +193,9 @@ class _Channel:
 
     __slots__ = ("low", "high", "tol", "calm", "quiet", "stuck", "flat", "ring", "pos",
                  "same_since", "down", "bad", "base", "acc", "n", "motion", "since", "due",
-                 "judged_at", "drift", "ref", "fresh", "suspect", "fault_since", "odd_since")
+                 "judged_at", "drift", "ref", "empty_drift", "empty_ref", "lag", "lag_at", "fresh",
+                 "suspect",
+                 "fault_since", "odd_since")
 
     def __init__(self, low, high, tol, calm, quiet, stuck, flat):
         self.low = low              # readings at or beyond these are out of range
@@ -197,6 +221,10 @@ class _Channel:
         self.judged_at = 0          # when it was last judged, ms
         self.drift = 0.0            # tracked drift, raw units, apart from the int tare
         self.ref = 0                # the count the channel was last re-zeroed on (tare: 0)
+        self.empty_drift = 0.0      # the drift when the place last settled empty...
+        self.empty_ref = 0          # ... (0), or when a count was declared or mended on it
+        self.lag = 0.0              # creep that tracking had not yet followed, raw units...
+        self.lag_at = 0             # ... when it was last tracked, ms
         self.suspect = False        # faulty since it last counted: its zero may have moved
         self.fault_since = 0        # when it became suspect, ms
         self.odd_since = None       # when a suspect band was first judged steady, no count
@@ -243,8 +271,8 @@ class CountingSensor:
     """
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
-                 "motion", "max_count", "counts", "settled", "confidence", "faults", "values", "_channels",
-                 "_t")
+                 "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
+                 "_channels", "_t")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None):
@@ -304,8 +332,10 @@ class CountingSensor:
                        self.faults[channel], self.values[channel])
 
     def drift(self, channel):
-        """The drift tracked on `channel` since calibration, in seeds."""
-        return self._channels[channel].drift / self.calibration.per_seed[channel]
+        """The drift tracked on `channel` since calibration, in seeds: how far the empty place's
+        zero has crept (the seeds' mass errors, which the last zero also carries, are not in
+        it)."""
+        return self._channels[channel].empty_drift / self.calibration.per_seed[channel]
 
     def calibration_now(self):
         """The calibration with the drift tracked so far folded into the tares: what to save
@@ -316,7 +346,7 @@ class CountingSensor:
             from .calibration import Calibration
         except ImportError:
             from calibration import Calibration
-        tare = [cal.tare[i] + int(round(self._channels[i].drift))
+        tare = [cal.tare[i] + int(round(self._channels[i].empty_drift))
                 for i in range(len(self._channels))]
         return Calibration(tare, cal.per_seed, cal.spread, cal.noise, cal.low, cal.high)
 
@@ -425,6 +455,9 @@ class CountingSensor:
         cal = self.calibration
         ch.drift = (ch.base - cal.tare[channel]) + ch.acc / ch.n - count * cal.per_seed[channel]
         ch.ref = count
+        ch.empty_drift = ch.drift       # the person's word outweighs a zero taken hours ago
+        ch.empty_ref = count
+        ch.lag = 0.0
         ch.fresh = False
         ch.suspect = False
         ch.odd_since = None
@@ -479,15 +512,17 @@ class CountingSensor:
         per_seed = cal.per_seed[i]
         n = ch.n
         x = ((ch.base - cal.tare[i]) + ch.acc / n - ch.drift) / per_seed
+        empty = x + (ch.drift - ch.empty_drift) / per_seed     # the same, from the empty zero
         self.values[i] = x
         elapsed = t_ms - ch.judged_at
         ch.judged_at = t_ms
         count = self.counts[i]
-        if x < NEGATIVE:
+        if x < NEGATIVE and empty < NEGATIVE:
             self._suspect(ch, t_ms)
             return self._set(i, count, False, 0.0,
                              "reads below empty (under -0.5 seed): tare off or cell pushed up")
-        if self.max_count is not None and x > self.max_count - NEGATIVE:
+        if self.max_count is not None and x > self.max_count - NEGATIVE and \
+                empty > self.max_count - NEGATIVE:
             self._suspect(ch, t_ms)
             return self._set(i, count, False, 0.0, "reads %d seeds, more than the %d in play" % (
                 int(x + 0.5), self.max_count))
@@ -497,18 +532,31 @@ class CountingSensor:
             # not one reading changed for a settle time: no real cell is that still, so this
             # may be a channel going dead; the stuck fault follows if it stays so
             return self._set(i, count, False, 0.0, None)
-        k = int(x + 0.5)
+        # the nearest count from either zero, the likelier of the two
+        spread = cal.spread
         sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
-        confidence = count_confidence(x, k, cal.spread, sigma, ch.ref)
-        if confidence < self.accept and ch.suspect and -MENDED_LIMIT <= x - k <= MENDED_LIMIT \
-                and t_ms - ch.fault_since <= MENDED_MS:
+        k = _nearest(x)
+        confidence = count_confidence(x, k, spread, sigma, ch.ref, empty, ch.empty_ref)
+        other = _nearest(empty)
+        if other != k:
+            chance = count_confidence(x, other, spread, sigma, ch.ref, empty, ch.empty_ref)
+            if chance > confidence:
+                k, confidence = other, chance
+        # the value as the zero that explains k better measures it
+        floor = SIGMA_FLOOR * SIGMA_FLOOR + sigma * sigma
+        value = empty if _likelihood(empty, k, ch.empty_ref, spread * spread, floor) > \
+            _likelihood(x, k, ch.ref, spread * spread, floor) else x
+        self.values[i] = value
+        if confidence < self.accept and ch.suspect and \
+                -MENDED_LIMIT <= value - k <= MENDED_LIMIT and t_ms - ch.fault_since <= MENDED_MS:
             # back from a short fault: its zero crept while it could not be followed (0.2 seed
             # a minute at most, so two minutes move it 0.4 at most): re-zero on the nearest
             # whole count, once, as a fresh band does. After a longer fault the nearest count
             # may be the wrong one: that is `adrift`, for a person to settle
-            ch.drift += (x - k) * per_seed
-            ch.ref = k
-            ch.fresh = False
+            self._zero(ch, x, k, per_seed)
+            ch.empty_drift = ch.drift       # both zeros moved with the cell, by how much
+            ch.empty_ref = k                # the seeds on it do not say
+            ch.lag = 0.0
             ch.suspect = False
             ch.odd_since = None
             return self._set(i, k, True, self.accept, None)
@@ -522,24 +570,45 @@ class CountingSensor:
                     ch.odd_since = t_ms
                 if t_ms - ch.odd_since >= self.stuck_ms:
                     odd = "steady at %s seeds since a fault, not a whole number: its zero " \
-                          "moved" % _two_places(x)
+                          "moved" % _two_places(value)
             return self._set(i, count, False, confidence, odd)
         ch.suspect = False
         ch.odd_since = None
-        residual = x - k
+        residual = value - k
         if -TRACK_LIMIT <= residual <= TRACK_LIMIT:
             if ch.fresh:
                 # the first confident count of a band: re-zero on it, so that the next change
                 # is measured from here (only the seeds that move then add mass error)
-                ch.drift += residual * per_seed
-                ch.ref = k
-                ch.fresh = False
+                self._zero(ch, x, k, per_seed)
+                if k == 0:
+                    ch.empty_drift = ch.drift       # empty: the cell's own zero, measured
+                    ch.empty_ref = 0
+                else:
+                    # the re-zero took up the seeds' mass error and the creep that tracking
+                    # had not followed; the empty zero takes the creep alone. A creeping cell
+                    # keeps a residual of its rate times track_ms: that lag, and the creep at
+                    # that rate since it was last tracked (the seeds were moving meanwhile)
+                    gap = t_ms - ch.lag_at
+                    if gap > self.track_ms:
+                        gap = self.track_ms
+                    ch.empty_drift += ch.lag * (1 + gap / self.track_ms)
+                ch.lag = 0.0
             else:
-                # settled and still: follow the slow creep of the cell
+                # settled and still: follow the slow creep of the cell, on both zeros
                 if elapsed > self.settle_ms:
                     elapsed = self.settle_ms
-                ch.drift += residual * per_seed * elapsed / self.track_ms
+                ch.lag = residual * per_seed
+                ch.lag_at = t_ms
+                creep = ch.lag * elapsed / self.track_ms
+                ch.drift += creep
+                ch.empty_drift += creep
         return self._set(i, k, True, confidence, None)
+
+    def _zero(self, ch, x, k, per_seed):
+        """Re-zero `ch` so that its value `x` (from its last zero) reads `k` seeds exactly."""
+        ch.drift += (x - k) * per_seed
+        ch.ref = k
+        ch.fresh = False
 
     def _set(self, i, count, settled, confidence, fault):
         changed = (count != self.counts[i] or settled != self.settled[i]
@@ -549,6 +618,11 @@ class CountingSensor:
         self.confidence[i] = confidence
         self.faults[i] = fault
         return changed
+
+
+def _nearest(x):
+    """The whole number of seeds nearest to `x` (0 for anything below half a seed)."""
+    return int(x + 0.5) if x > 0 else 0
 
 
 def _two_places(x):

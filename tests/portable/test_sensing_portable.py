@@ -22,8 +22,9 @@ FOLLOW_MS = 260             # settle_ms 200, the median's 25 ms lag and a frame 
 
 class Cells:
     """Synthetic load cells: `counts` seeds per channel, each cell its own tare, PER_SEED raw a
-    seed, noise of NOISE raw, a spike of up to 3 seeds once in `spike_every` readings, and a
-    drift of `drift[c]` seeds a minute."""
+    seed (`seed_mass[c]` raw on channel c: seeds that are not all alike), noise of NOISE raw, a
+    spike of up to 3 seeds once in `spike_every` readings, and a drift of `drift[c]` seeds a
+    minute."""
 
     def __init__(self, seed, counts, spike_every=2000, drift=None):
         self.rng = Random30(seed)
@@ -31,6 +32,7 @@ class Cells:
         self.tare = [30011 * c - 70000 for c in range(len(counts))]
         self.spike_every = spike_every
         self.drift = drift or [0.0] * len(counts)
+        self.seed_mass = [PER_SEED] * len(counts)
         self.constant = {}          # channel -> a raw reading it is stuck at
 
     def noise(self):
@@ -45,7 +47,7 @@ class Cells:
                 raw.append(self.constant[c])
                 continue
             drift = int(self.drift[c] * PER_SEED * t_ms / 60000)
-            value = self.tare[c] + self.counts[c] * PER_SEED + drift + self.noise()
+            value = self.tare[c] + self.counts[c] * self.seed_mass[c] + drift + self.noise()
             if self.rng.randrange(self.spike_every) == 0:
                 value += self.rng.randrange(6 * PER_SEED + 1) - 3 * PER_SEED
             raw.append(value)
@@ -127,6 +129,24 @@ def test_drift_is_tracked():
     assert truth.wrong == 0 and truth.late == 0
     assert abs(sensor.drift(0) - 0.6) < 0.1 and abs(sensor.drift(1) + 0.6) < 0.1
 
+
+
+def test_light_seeds_lifted_at_once_read_empty():
+    """14 seeds 2.2% light come one by one: each is counted against the last zero, which so
+    takes up their 0.3 seed of error. Lifted all at once, the pit is empty by its empty zero
+    (by the last zero it is 0.3 seed, no whole count, and would never settle)."""
+    cells = Cells(10, [0, 0])
+    cells.seed_mass[0] = 978
+    sensor = CountingSensor(cells.calibration())
+    truth = Truth(cells)
+    t = _feed(sensor, cells, 0.0, 40, truth, range(2))
+    for count in range(1, 15):
+        truth.change(0, count, t)
+        t = _feed(sensor, cells, t, 40, truth, range(2))
+    truth.change(0, 0, t)
+    t = _feed(sensor, cells, t, 40, truth, range(2))
+    assert truth.wrong == 0 and truth.late == 0
+    assert sensor.counts == [0, 0] and sensor.settled == [True, True]
 
 def test_faults_name_the_channel_and_keep_the_last_count():
     cells = Cells(9, [4, 4, 2, 0])
