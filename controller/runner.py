@@ -15,6 +15,10 @@ sounds the buzzer, and shows the guide's frame through the profile's LED layout.
 `publish`, when given, receives the board's state for a screen beside it (the table companion,
 `controller.web.companion`) after every step in which it changed: `companion_state(runner)`.
 
+A board with no game to play yet (a tournament's table before the server gives it one) is told
+to `wait`: it shows the waiting frame, still reads its sensors (a load cell's creep is followed
+all along) but guides nothing, until `new_game` starts the game it is given.
+
 The journal makes a power cut harmless: `open_session` resumes the game in the journal at the
 same move and step. "New game" keeps the finished (or abandoned) game as a record file before
 the journal starts afresh.
@@ -29,6 +33,7 @@ from collections import deque
 from pathlib import Path
 from typing import Callable, Protocol
 
+from controller.guide.frame import waiting
 from controller.guide.pixels import LedLayout, render
 from controller.ai import Searcher, hint
 from controller.rules import Game
@@ -111,10 +116,14 @@ class Runner:
         self.said_count = 0                 # how many were ever said: a cheap mark of change
         self.publish = publish
         self._published = None
+        self.waiting: str | None = None     # why there is no game to guide, in words
         _log_start(session)
 
     def step(self) -> None:
         frames, presses = self.io.read()
+        if self.waiting is not None:
+            self._wait(frames, presses)
+            return
         session = self.session
         for t_ms, values in frames:
             if self.sensing == "counting":
@@ -131,7 +140,29 @@ class Runner:
         for button in presses:
             self.press(button)
         self._events()          # any the session had from elsewhere (a resumed journal, say)
-        self.io.show(self.session.frame, render(self.session.frame, self.layout, self.now_ms()))
+        self._show(self.session.frame)
+
+    def wait(self, reason: str | None) -> None:
+        """Wait for a game (`reason`, in words, says why there is none), or with None guide
+        the session's game again (judged as the board stands now: seeds may have moved)."""
+        if reason == self.waiting:
+            return
+        self.waiting = reason
+        if reason is None:
+            log.info("a game to guide: %s", self.session.game.rules.name)
+            self._judge_board()
+        else:
+            log.info("no game here: %s", reason)
+
+    def _wait(self, frames: list[tuple[int, list[int]]], presses: list[str]) -> None:
+        for t_ms, values in frames:
+            self.sensor.feed(t_ms, values)      # the cells' creep is followed all along
+        for button in presses:
+            log.info("button: %s: no game here, %s", _button_words(button), self.waiting)
+        self._show(waiting(len(self.session.frame.places)))
+
+    def _show(self, frame) -> None:
+        self.io.show(frame, render(frame, self.layout, self.now_ms()))
         if self.publish is not None:
             self._publish()
 
@@ -140,7 +171,7 @@ class Runner:
         # whole state is built and sent only when something in it changed
         session = self.session
         guide, setup = session.guide, session.setup
-        mark = (id(session), len(session.game.moves), session.game.over, guide.phase,
+        mark = (self.waiting, id(session), len(session.game.moves), session.game.over, guide.phase,
                 session.game.to_move, guide.hint, tuple(guide.faults), self.said_count,
                 None if setup is None else (setup.phase, tuple(sorted(setup.wrong.items()))))
         if mark != self._published:
@@ -151,9 +182,7 @@ class Runner:
 
     def press(self, button: str) -> None:
         """A button of the board (one of BUTTONS)."""
-        if button not in BUTTONS:
-            raise ValueError("unknown button %r: one of %s" % (button, ", ".join(BUTTONS)))
-        log.info("button: %s", button.replace("_", " "))
+        log.info("button: %s", _button_words(button))
         session = self.session
         if button == "new_game":
             self.new_game()
@@ -183,10 +212,14 @@ class Runner:
         self.keep_record()
         self.session.storage.clear()
         self.session = self.session_factory()
+        self.waiting = None
         _log_start(self.session)
+        # the seeds of the last game are still out (in the stores) until the players set up
+        self._judge_board()
+
+    def _judge_board(self) -> None:
+        """Judge the board as it stands now: the sensors report changes only."""
         if self.sensing == "counting" and None not in self.sensor.counts:
-            # judge the board as it stands now: the sensors report changes only, and the
-            # seeds of the last game are still out (in the stores) until the players set up
             self.session.update(list(self.sensor.counts), self.sensor.settled,
                                 self.sensor.faults)
             self._events()
@@ -229,6 +262,13 @@ class Runner:
         temporary = self.calibration_path.with_name(self.calibration_path.name + ".new")
         temporary.write_text(self.sensor.calibration_now().to_json(), encoding="utf-8")
         os.replace(temporary, self.calibration_path)       # never half a file
+
+
+def _button_words(button: str) -> str:
+    """`button` (one of BUTTONS) as the log says it; ValueError for any other."""
+    if button not in BUTTONS:
+        raise ValueError("unknown button %r: one of %s" % (button, ", ".join(BUTTONS)))
+    return button.replace("_", " ")
 
 
 def layout_places(layout: LedLayout) -> int:

@@ -90,6 +90,7 @@ def test_the_runner_publishes_players_turn_hint_and_moves_only_when_they_change(
     assert state["players"] == ["Amina", "Yusuf"] and state["to_move"] == 0
     assert state["phase"] == "await" and state["moves"] == "*" and state["hint"] is None
     assert state["captured"] == [0, 0] and state["faults"] == [] and state["setup"] is None
+    assert state["waiting"] is None
     before = len(published)
     t = feed(io, runner, [4] * 12 + [0, 0], t)          # nothing changes: nothing is published
     assert len(published) == before
@@ -263,7 +264,13 @@ def test_the_page_in_chromium_follows_the_turn_and_the_moves(tmp_path, browser):
     page = browser.new_page()
     try:
         page.goto(url)
+        runner.wait("waiting for the tournament to give this table a game")
         t = feed(io, runner, [4] * 12 + [0, 0], 0)
+        expect(page.locator("#turn")).to_have_text(
+            "No game yet: waiting for the tournament to give this table a game", timeout=5000)
+        expect(page.locator("#player-0")).to_have_class("player")
+        runner.wait(None)
+        t = feed(io, runner, [4] * 12 + [0, 0], t)
         expect(page.locator("#turn")).to_have_text("Amina to move", timeout=5000)
         expect(page.locator("#player-0")).to_have_class("player to-move")
         expect(page.locator("#player-1 .name")).to_have_text("Yusuf")

@@ -15,7 +15,7 @@ from controller.drivers.direct import DirectBoard
 from controller.drivers.pico import FirmwareMismatch, PicoBridge
 from controller.hardware.profile import load
 from controller.protocol.link import Link
-from controller.guide.frame import Frame
+from controller.guide.frame import DROP, STEADY, WAIT, Frame, waiting
 from controller.protocol.messages import (Button, Buzz, Hello, LedFrame, Sensors, State,
                                           StateRequest)
 from controller.runner import Runner, open_session
@@ -218,6 +218,7 @@ class ScriptedIO:
 
     def show(self, frame, pixels):
         self.shown.append(pixels)
+        self.frame = frame
 
     def beep(self, name):
         self.beeps.append(name)
@@ -285,6 +286,40 @@ def test_new_game_keeps_the_record_and_starts_afresh(tmp_path):
     with pytest.raises(ValueError, match="unknown button 'reset'"):
         runner.press("reset")
 
+
+def test_a_waiting_board_lights_no_pit_and_guides_nothing_until_it_may(tmp_path):
+    io = ScriptedIO()
+    runner = counting_runner(tmp_path, io)
+    session = runner.session
+    runner.wait("waiting for the tournament to give this table a game")
+    counts = [4] * 12 + [0, 0]
+    t = feed(io, runner, counts, 0)
+    assert io.frame == waiting(14) and not io.frame.where(STEADY)
+    assert io.frame.pattern(12) == io.frame.pattern(13) == WAIT
+    assert runner.sensor.counts == counts           # the sensors are still read ...
+    counts[0] = 0                                   # ... but a pit lifted is no move
+    t = feed(io, runner, counts, t)
+    io.presses += ["hint", "new_game", "confirm"]   # and the buttons do nothing
+    runner.step()
+    assert runner.session is session and session.guide.phase == "await"
+    assert session.guide.hint is None and session.events == [] and io.beeps == []
+    assert runner.sensor.counts[0] == 0
+    # the game may start: the board is judged as it stands, the lifted pit a move begun
+    runner.wait(None)
+    assert session.guide.phase == "sowing" and session.guide.move == 1
+    feed(io, runner, counts, t, 24)
+    assert io.frame is session.frame and io.frame.where(DROP) == [1]
+
+
+def test_a_new_game_ends_the_wait(tmp_path):
+    io = ScriptedIO()
+    runner = counting_runner(tmp_path, io)
+    runner.wait("no game given yet")
+    t = feed(io, runner, [4] * 12 + [0, 0], 0)
+    runner.new_game()
+    assert runner.waiting is None
+    feed(io, runner, [4] * 12 + [0, 0], t, 24)
+    assert io.frame is runner.session.frame and len(io.frame.where(STEADY)) >= 6
 
 def test_confirm_takes_the_offer_of_a_skip_ahead(tmp_path):
     io = ScriptedIO()

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from controller.guide.frame import STEADY, waiting
 from controller.rules import Game
 from controller.rules.record import read
 from controller.tournament import demo
@@ -78,11 +79,20 @@ def engine_game(game_id: str, players=PLAYERS, nodes: int = 120) -> Game:
 
 def test_the_board_waits_for_its_assignment_then_plays_and_reports_it(table):
     link = table.link
+    shown = []
+    show = table.io.show
+    table.io.show = lambda frame, pixels: (shown.append(frame), show(frame, pixels))
     for _ in range(2000):
         table.step()
     assert table.agent.game is None and link.moves == [] and link.results == []
     assert link.states[-1]["status"] == "idle"
+    # no game lit for anyone to start: the board shows it waits
+    assert table.runner.waiting == agent_module.WAITING
+    assert shown and all(frame == waiting(14) for frame in shown)
     link.assign(GAME)
+    table.step()                            # the agent starts the game after the board's step
+    table.step()
+    assert table.runner.waiting is None and shown[-1].where(STEADY)
     play_until(table, lambda: link.results)
     expected = engine_game(GAME)
     # every move once, ply by ply, as the engine plays the game

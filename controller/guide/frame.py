@@ -39,9 +39,12 @@ MORE = "more"            # difference view, too many: slow on-off (with TOO_MANY
 LESS = "less"            # difference view, too few: short blips (with TOO_FEW)
 BROKEN = "broken"        # a fault: on one second, off one second
 WIN = "win"              # the winner's store at the end
+WAIT = "wait"            # no game here yet: the stores breathe slowly (a tournament's table
+                         # waiting for the game the server gives it)
 
+# Their order is the frame's encoding (Frame.encode): new patterns go at the end.
 PATTERNS = (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS,
-            BROKEN, WIN)
+            BROKEN, WIN, WAIT)
 
 
 class Frame:
@@ -93,3 +96,12 @@ class Frame:
 
     def __repr__(self):
         return "Frame(%r)" % (self.places,)
+
+
+def waiting(size):
+    """The frame of a board with no game to play yet: every pit dark, each store breathing
+    slowly in its player's colour. Nothing on it asks for a move."""
+    frame = Frame(size)
+    frame.set(size - 2, SOUTH_COLOUR, WAIT)
+    frame.set(size - 1, NORTH_COLOUR, WAIT)
+    return frame

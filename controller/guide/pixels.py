@@ -12,10 +12,10 @@ Portable core: MicroPython subset.
 
 try:
     from .frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
-                        FLASH, MORE, LESS, BROKEN, WIN)
+                        FLASH, MORE, LESS, BROKEN, WIN, WAIT)
 except ImportError:
     from frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
-                       FLASH, MORE, LESS, BROKEN, WIN)
+                       FLASH, MORE, LESS, BROKEN, WIN, WAIT)
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for the common colour vision deficits.
 PALETTE = {
@@ -70,6 +70,10 @@ def level(pattern, t_ms):
         return 48
     if pattern == WIN:
         return 128
+    if pattern == WAIT:                        # a slow, dim breath over 3 s: nothing to do
+        slow = t_ms % 3000
+        rise = slow if slow < 1500 else 3000 - slow
+        return 16 + rise * 96 // 1500
     return 0
 
 

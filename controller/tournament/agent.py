@@ -6,10 +6,12 @@
         runner.step()
         agent.step()
 
-The board's loop calls `step()` after each `runner.step()`. When the server's latest assignment
-names a game the board is not playing, and the board is free (no game, or its game is over and
-reported, or not a move played yet), the agent starts that game: a new session of the assigned
-variant and options (`Runner.new_game`), the players' names on the board's log and pages. Then,
+The board's loop calls `step()` after each `runner.step()`. Until the server has given the
+board a game, the board waits (`Runner.wait`): its LEDs say so and light no pit. When the
+server's latest assignment names a game the board is not playing, and the board is free (no
+game, or its game is over and reported, or not a move played yet), the agent starts that game:
+a new session of the assigned variant and options (`Runner.new_game`), the players' names on the
+board's log and pages. Then,
 at every step, it reports what changed: each move once (ply by ply, again after a takeback),
 the state when it changed, and the result with the record when the game (or match) is over.
 
@@ -38,6 +40,7 @@ log = logging.getLogger(__name__)
 
 AGENT_FILE = "tournament-game.json"
 JOURNAL = "journal.jsonl"           # the board's journal, as `layli run` keeps it
+WAITING = "waiting for the tournament to give this table a game"
 
 
 def join(runner: Runner, table_id: str, url: str, password: str, state_dir: Path,
@@ -91,6 +94,8 @@ class TableAgent:
         self._state_mark: tuple | None = None
         if self.game is not None:
             runner.players = tuple(self.assigned["players"])
+        else:
+            runner.wait(WAITING)        # from the first frame: no default game lit for anyone
 
     # --- the board's loop -------------------------------------------------------------------
 
@@ -102,6 +107,7 @@ class TableAgent:
             if fields["game"] is not None and fields["game"] != self.game and self._free():
                 self._start(fields)
         if self.game is None:
+            self.runner.wait(WAITING)
             self._report_state()
             return
         game = self.runner.session.game

@@ -55,7 +55,8 @@ def setup_words(setup: HandSetup, players: tuple[str, str]) -> str:
 
 def companion_state(runner: Runner) -> dict:
     """The state the companion page draws: players, captured seeds, scores, whose turn, the
-    move list, the hint, the set-up of a match's next hand, faults and recent events."""
+    move list, the hint, the set-up of a match's next hand, faults and recent events; or why
+    the board has no game yet (`waiting`)."""
     from controller.runner import place_words
 
     session = runner.session
@@ -69,6 +70,7 @@ def companion_state(runner: Runner) -> dict:
     hint = guide.hint if guide.phase == "await" else None
     return {
         "type": "state",
+        "waiting": runner.waiting,
         "variant": game.rules.name,
         "title": game.rules.variant.title,
         "players": list(players),

@@ -54,6 +54,7 @@ MEANINGS = (
     (frames.LESS, "too few seeds here"),
     (frames.BROKEN, "a broken sensor: confirm by hand"),
     (frames.WIN, "the winner's store"),
+    (frames.WAIT, "no game yet: a tournament's table waits for one"),
 )
 
 

@@ -16,10 +16,11 @@ function draw(state) {
     box.querySelector(".captured").textContent = state.scores
       ? "score " + state.scores[side]
       : captured + " seed" + (captured === 1 ? "" : "s") + " captured";
-    box.classList.toggle("to-move", state.to_move === side);
+    box.classList.toggle("to-move", !state.waiting && state.to_move === side);
   }
   let turn = "";
-  if (state.over) turn = "Game over: " + state.result;
+  if (state.waiting) turn = "No game yet: " + state.waiting;
+  else if (state.over) turn = "Game over: " + state.result;
   else if (state.phase === "setup") turn = "Between hands: set up the board";
   else if (state.to_move !== null) {
     turn = state.players[state.to_move] + (state.moving ? " is sowing" : " to move");

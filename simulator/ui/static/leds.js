@@ -33,5 +33,10 @@ function level(pattern, tMs) {
   if (pattern === "broken") return div(tMs, 1000) % 2 === 0 ? 256 : 0;
   if (pattern === "pass") return 48;
   if (pattern === "win") return 128;
+  if (pattern === "wait") {                               // a slow, dim breath over 3 s
+    const slow = tMs % 3000;
+    const rise = slow < 1500 ? slow : 3000 - slow;
+    return 16 + div(rise * 96, 1500);
+  }
   return 0;
 }
