@@ -404,6 +404,18 @@ def test_the_arbiter_enters_the_result_of_a_game_whose_board_failed(event, clien
     assert state["corrections"][0]["old"] is None
     assert event.store.game(row.id).result == Result(0.5, 24, 24)
     assert event.store.game(row.id).source == "arbiter"
+    # the event's records list it too: its players and table, no moves, the arbiter's result
+    event.finish(event.games()[1])
+    text = client.get("/records.pgn").text
+    first, second = text.split("\n\n[")
+    (failed, tags), (played, _) = read(first), read("[" + second)
+    south, north = event.names(row)
+    assert failed.moves == [] and tags[0]["Result"] == "*" and played.moves
+    assert (tags[0]["South"], tags[0]["North"], tags[0]["Site"], tags[0]["Round"]) == (
+        south, north, row.table, "1")
+    assert tags[0]["Event"] == row.id.rsplit("/", 2)[0] and tags[0]["Variant"] == "layli-goobalay"
+    assert (tags[0]["ArbiterResult"], tags[0]["ArbiterScore"]) == ("1/2-1/2", "24-24")
+    assert tags[0]["ArbiterReason"] == "the board lost power for good; the players agreed a draw"
 
 
 def test_an_earlier_rounds_game_is_corrected_and_shown_with_its_round(event, client):

@@ -13,7 +13,8 @@ For everyone:
   whenever it changes: the pages never poll.
 - ``GET /api/live`` (`server.snapshot()`), ``GET /export.json``, ``GET /export.csv``,
   ``GET /records.pgn`` (every game record, round by round, board by board; a corrected
-  game's record carries the arbiter's result in tags: see `with_correction`).
+  game's record carries the arbiter's result in tags: see `with_correction`; a game whose
+  board failed has a record without moves: see `failed_board_record`).
 
 For the arbiters (HTTP Basic authentication against `arbiters`; with none the pages are off):
 
@@ -22,8 +23,9 @@ For the arbiters (HTTP Basic authentication against `arbiters`; with none the pa
 - ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/correct`` ``{"game",
   "south_points", "south_seeds", "north_seeds", "reason"}``, ``POST /arbiter/pair``
   ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
-  pair two rounds). Correcting a game that has no result enters it (its board failed). Each takes a JSON object with exactly those keys and answers 200 with the
-  new state, or 400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
+  pair two rounds). Correcting a game that has no result enters it (its board failed).
+  Each takes a JSON object with exactly those keys and answers 200 with the new state, or
+  400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
   The arbiter's name (the Basic user name) goes into the store with the action.
 
 The requests must say ``Content-Type: application/json``: a form on another site can send
@@ -42,6 +44,7 @@ import hmac
 import json
 import re
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,10 +58,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller.rules import Game
 from controller.rules.record import _quote as quoted     # PGN's escaping of a tag value
+from controller.rules.record import write_game
 from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
-from controller.tournament.store import Correction, StoreError, result_text
+from controller.tournament.store import Correction, Event, GameRow, StoreError, result_text
 from controller.tournament.store import _result_json as result_json   # as export_json writes it
 from controller.web.companion import STATIC as SHARED_STATIC
 
@@ -258,11 +263,36 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
 
 def records_text(server: TournamentServer) -> str:
     """Every game record of the event, in round and board order, separated by blank lines; a
-    game the arbiter corrected carries the arbiter's result (`with_correction`)."""
-    latest = {item.game_id: item for item in server.store.corrections()}   # oldest first
-    records = [with_correction(text, latest.get(game_id)).strip("\n")
-               for game_id, text in server.store.records().items()]
+    game the arbiter corrected carries the arbiter's result (`with_correction`), and a game
+    whose board failed, whose result the arbiter entered, has a record of its own
+    (`failed_board_record`)."""
+    store = server.store
+    latest = {item.game_id: item for item in store.corrections()}     # oldest first
+    names: dict[int, str] | None = None
+    records = []
+    for row in store.games():
+        correction = latest.get(row.id)
+        text = row.record
+        if not text and row.table is not None and correction is not None:
+            if names is None:
+                names = {player.number: player.name for player in store.players()}
+            text = failed_board_record(store.event(), row, correction,
+                                       (names[row.pairing.south], names[row.pairing.north]))
+        if text:
+            records.append(with_correction(text, correction).strip("\n"))
     return "\n\n".join(records) + "\n" if records else ""
+
+
+def failed_board_record(event: Event, row: GameRow, correction: Correction,
+                        players: tuple[str, str]) -> str:
+    """The record of a game whose board failed, so that the event's records list every game
+    played: its tags as its table would have written them (`players`: South's and North's
+    names; the date is the arbiter's), no moves, and Result "*" (the board never reported an
+    end); `with_correction` adds the arbiter's result."""
+    tags = {"Event": row.id.rsplit("/", 2)[0], "Site": row.table,
+            "Date": time.strftime("%Y.%m.%d", time.localtime(correction.at)),
+            "Round": str(row.pairing.round), "South": players[0], "North": players[1]}
+    return write_game(Game(event.variant, event.options or None), tags)
 
 
 def with_correction(record: str, correction: Correction | None) -> str:
