@@ -31,10 +31,12 @@ class RecordingLink:
         self.results: list[tuple] = []
         self.abandoned = self.closed = False
 
-    def assign(self, game: str | None, players=PLAYERS, round: int = 1, board: int = 3) -> None:
+    def assign(self, game: str | None, players=PLAYERS, round: int = 1, board: int = 3,
+               moves=()) -> None:
         self.assignment = SimpleNamespace(fields={
             "game": game, "round": round, "board": board, "variant": "layli-goobalay",
-            "options": {}, "format": "game", "players": list(players), "event": "club"})
+            "options": {}, "format": "game", "players": list(players), "event": "club",
+            "moves": list(moves)})
 
     def publish_state(self, fields: dict) -> None:
         self.states.append(dict(fields))
@@ -147,6 +149,45 @@ def test_the_next_assignment_starts_a_new_game_once_the_last_is_reported(table):
     assert [move for game, ply, move in link.moves if game == "club/r2/b1"] == second.moves
     assert table.runner.players == ("Cali", "Hodan")
 
+
+def test_a_game_moved_here_carries_on_from_its_moves_and_its_old_board_waits(
+        table, tmp_path, monkeypatch):
+    """Table 3 plays the first moves of GAME, then fails; the arbiter moves the game to table 4,
+    which is told the moves so far: its players set the seeds out as they stood (the
+    difference view leads them) and play on to the end; the record has every move."""
+    link = table.link
+    link.assign(GAME)
+    play_until(table, lambda: len(table.runner.session.game.moves) >= 4
+               and table.runner.session.guide.phase == "await")
+    played = list(table.runner.session.game.moves)
+    # table 3's game is taken away: it waits, and sends nothing more for it
+    link.assign(None, board=0)
+    table.step()
+    assert table.agent.game is None and table.runner.waiting == agent_module.WAITING
+    sent = len(link.moves)
+    for _ in range(500):
+        table.step()
+    assert len(link.moves) == sent and link.results == []
+    # table 4 gets it with its moves
+    spare = demo.SimulatedTable("table-4", "mqtt://127.0.0.1:1", "x" * 16, tmp_path,
+                                lambda name: 120, seed=6)
+    try:
+        spare.link.assign(GAME, moves=played)
+        spare.step()
+        spare.step()
+        session = spare.runner.session
+        assert session.game.moves == played and session.guide.phase == "restore"
+        play_until(spare, lambda: spare.link.results)
+        expected = engine_game(GAME)
+        assert session.game.moves == expected.moves         # the same game, played on
+        # only the moves made here are sent: the server has the others
+        assert spare.link.moves == [(GAME, ply, move) for ply, move in
+                                    enumerate(expected.moves, 1)][len(played):]
+        (game, points, south, north, record), = spare.link.results
+        replayed = result_of_record(record, "layli-goobalay", {}, tuple(PLAYERS))
+        assert read(record)[0].moves == expected.moves and replayed.south_seeds == south
+    finally:
+        spare.close()
 
 def test_an_unreadable_agent_file_is_kept_aside(tmp_path, monkeypatch):
     monkeypatch.setattr(agent_module, "TableLink", RecordingLink)

@@ -52,7 +52,7 @@ def _payloads() -> dict[str, bytes]:
         "result": messages.result("table-1", GAME, 0.5, 24, 24, "[Event \"x\"]\n\n1. 3 *", 3.0),
         "assignment": messages.assignment("table-1", GAME, 1, 1, "layli-goobalay",
                                           {"hands": 3, "setup": [7] * 14}, ["Ayan", "Hodan"],
-                                          "test-event"),
+                                          "test-event", moves=[3, 1]),
         "ack": messages.ack("table-1", GAME),
     }
 
@@ -144,6 +144,9 @@ MALFORMED = [
     ("assignment", _changed("assignment", options={"hands": {"a": 1}}), 'not an option value'),
     ("assignment", _changed("assignment", game=None, board=1), '"board" is 1, not 0 with no game'),
     ("assignment", _changed("assignment", players=["Ayan", ""]), '"players"[1] is empty'),
+    ("assignment", _changed("assignment", moves=[3, 0]), '"moves"[1] is 0, not a whole number from 1'),
+    ("assignment", _changed("assignment", moves="3 1"), '"moves" is "3 1", not a list'),
+    ("assignment", _changed("assignment", game=None, board=0, moves=[3]), '"moves" has 1 moves, not none with no game'),
     ("ack", _changed("ack", game=None), '"game" is null, not a game id'),
     ("ack", _changed("ack", game="x\u0085y/r1/b1"), '"game" has a control character'),
 ]

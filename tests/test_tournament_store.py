@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from controller.tournament.model import Pairing, Player, Result
 from controller.tournament.store import (
-    SCHEMA_VERSION, TIE_BREAKS, Correction, Event, GameRow, ResultConflict, SchemaError, Store,
-    StoreError, TableRow, result_text)
+    SCHEMA_VERSION, TIE_BREAKS, Correction, Event, GameRow, Relocation, ResultConflict,
+    SchemaError, Store, StoreError, TableRow, result_text)
 
 ROOT = Path(__file__).resolve().parents[1]
 WIN = Result(1.0, 30, 18)
@@ -510,6 +510,81 @@ def test_the_audit_table_cannot_lose_a_correction():
     assert len(store.corrections()) == 1
 
 
+# Moves, and games moved to another table -----------------------------------------------------
+
+def test_moves_are_kept_ply_by_ply_and_a_takeback_replaces_what_follows():
+    store = started(players=5)
+    game = "Club night/r1/b1"
+    for ply, move in enumerate([3, 1, 4, 2], 1):
+        assert store.record_move(game, "table-1", ply, move)
+    assert store.moves(game) == [3, 1, 4, 2]
+    assert store.record_move(game, "table-1", 3, 6)        # two taken back, another played
+    assert store.moves(game) == [3, 1, 6]
+    assert store.record_move(game, "table-1", 3, 6)        # a copy changes nothing
+    assert store.moves(game) == [3, 1, 6] and store.moves("Club night/r1/b2") == []
+    before = dump(store)
+    refused("table-2 sent a move of Club night/r1/b1, which is played at table-1",
+            store.record_move, game, "table-2", 4, 1)
+    refused("table-1 sent a move of Club night/r9/b1, a game this event does not have",
+            store.record_move, "Club night/r9/b1", "table-1", 1, 1)
+    refused("ply 0 move 1", store.record_move, game, "table-1", 0, 1)
+    assert dump(store) == before
+    store.record_result(game, WIN, RECORD)
+    assert not store.record_move(game, "table-1", 4, 2)    # a late copy after the result
+    assert store.moves(game) == [3, 1, 6]
+
+
+def test_a_game_moves_to_a_spare_table_with_the_arbiters_reason_kept():
+    store = started(players=5)
+    game = "Club night/r1/b2"
+    store.record_move(game, "table-2", 1, 5)
+    before = dump(store)
+    refused("table-1 has game Club night/r1/b1 of round 1: choose a table with no game this "
+            "round (spare: table-3)", store.move_game, game, "table-1", "Ali", "dead cell", 1)
+    refused("there is no table 'table-9' at this event (its tables: table-1, table-2, table-3)",
+            store.move_game, game, "table-9", "Ali", "dead cell", 1)
+    refused("game Club night/r1/b2 is at table-2 already",
+            store.move_game, game, "table-2", "Ali", "dead cell", 1)
+    refused("game Club night/r1/b3 is a bye", store.move_game, "Club night/r1/b3", "table-3",
+            "Ali", "dead cell", 0)
+    refused("the reason for moving game Club night/r1/b2 must not be empty",
+            store.move_game, game, "table-3", "Ali", " ", 1)
+    assert dump(store) == before
+    assert store.move_game(game, "table-3", "Ali", "a load cell died", 1) == "table-2"
+    assert store.game(game).table == "table-3"
+    assert store.relocations() == [Relocation(game, "table-2", "table-3", 1, "Ali",
+                                              "a load cell died", store.relocations()[0].at)]
+    assert store.export_json()["relocations"][0]["to"] == "table-3"
+    # its moves stay; now table-3 reports them, and table-2 is refused
+    refused("table-2 sent a move of Club night/r1/b2, which is played at table-3",
+            store.record_move, game, "table-2", 2, 1)
+    assert store.record_move(game, "table-3", 2, 1) and store.moves(game) == [5, 1]
+    store.record_result(game, WIN, RECORD)
+    refused("game Club night/r1/b2 has a result already (1-0, seeds 30-18): nothing is left "
+            "to play", store.move_game, game, "table-2", "Ali", "again", 2)
+    with pytest.raises(sqlite3.IntegrityError, match="relocations are never deleted"):
+        store._db.execute("DELETE FROM relocations")
+
+
+def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
+    path = str(tmp_path / "event.db")
+    started(path).close()
+    db = sqlite3.connect(path)              # as version 1 made it: no moves, no relocations
+    for name in ("relocations_are_kept", "relocations_are_fixed"):
+        db.execute("DROP TRIGGER %s" % name)
+    db.execute("DROP TABLE relocations")
+    db.execute("DROP TABLE moves")
+    db.execute("UPDATE layli_schema SET version = 1")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store._db.execute("SELECT version FROM layli_schema").fetchone()[0] == SCHEMA_VERSION
+    assert store.record_move("Club night/r1/b1", "table-1", 1, 2)
+    assert store.moves("Club night/r1/b1") == [2] and store.relocations() == []
+    assert [row.id for row in store.games()][:2] == ["Club night/r1/b1", "Club night/r1/b2"]
+    store.close()
+
+
 # Rejected messages ----------------------------------------------------------------------------
 
 def test_rejected_messages_are_kept_and_counted_by_reason():
@@ -652,8 +727,9 @@ def test_a_file_from_a_newer_version_is_refused(tmp_path):
     db.execute("UPDATE layli_schema SET version = ?", (SCHEMA_VERSION + 1,))
     db.commit()
     db.close()
-    error = refused("event.db was written by a newer version of layli (schema version 2; this "
-                    "one reads up to 1): upgrade layli to open it", Store, path)
+    error = refused("event.db was written by a newer version of layli (schema version %d; this "
+                    "one reads up to %d): upgrade layli to open it" % (
+                        SCHEMA_VERSION + 1, SCHEMA_VERSION), Store, path)
     assert isinstance(error, SchemaError)
 
 

@@ -238,6 +238,35 @@ def test_the_arbiter_confirms_corrects_and_pairs_through_the_page(served, browse
     assert errors == []
 
 
+def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, browser):
+    url, event = served
+    context = browser.new_context(viewport={"width": 1300, "height": 900}, http_credentials={
+        "username": "Deeqa", "password": ARBITERS["Deeqa"]})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    first, second = event.games()
+    assert event.send(first.table, "move", messages.move(first.table, first.id, 1, 3, 1.0))
+    page.goto(url + "arbiter")
+    shows(page, "#signed-in", "arbiter: Deeqa")
+    assert page.locator("#move-table option").all_inner_texts() == ["table-3"]
+    page.click('#games tr[data-game="%s"] [data-action=move]' % second.id)
+    assert page.locator("#move-game").input_value() == second.id
+    page.fill("#move-reason", "its board will not power up")
+    page.click("#move-submit")
+    shows(page, "#said", "board 2 moves to table-3")
+    shows(page, "#relocations", "its board will not power up")
+    assert event.store.game(second.id).table == "table-3"
+    # the table it left is the spare one now
+    page.wait_for_function("[...document.querySelectorAll('#move-table option')]"
+                           ".map(o => o.value).join() === 'table-2'", timeout=WAIT)
+    # a game with its result cannot move
+    event.finish(event.store.game(first.id))
+    page.wait_for_function("document.querySelector('#games tr[data-game=\"%s\"] "
+                           "[data-action=move]').disabled" % first.id, timeout=WAIT)
+    context.close()
+    assert errors == []
+
 def test_64_tables_on_one_page(browser):
     event = LiveEvent(tables=64, players=[("Player %d" % n, 1400 + n) for n in range(128)])
     event.server.pair_next_round()

@@ -418,6 +418,56 @@ def test_the_arbiter_enters_the_result_of_a_game_whose_board_failed(event, clien
     assert tags[0]["ArbiterReason"] == "the board lost power for good; the players agreed a draw"
 
 
+def test_the_arbiter_moves_a_game_whose_board_failed_to_a_spare_table(event, client,
+                                                                      monkeypatch):
+    sent: list[tuple[str, str, dict]] = []
+    monkeypatch.setattr(event.server, "_send", lambda table, kind, payload: sent.append(
+        (table, kind, json.loads(payload))))
+    row, other = event.games()                 # tables 1 and 2; table-3 is spare (a bye)
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    assert state["spare_tables"] == ["table-3"] and state["relocations"] == []
+    game = Game(VARIANT)
+    rng = random.Random(4)
+    for ply in range(1, 6):                    # table-1 reports five moves, then fails
+        move = rng.choice(game.legal_moves())
+        game.push(move)
+        assert event.send("table-1", "move", messages.move("table-1", row.id, ply, move, 1.0))
+    event.state(row, ply=5)
+    refusals = [
+        ({"table": "table-2"}, "table-2 has game %s of round 1: choose a table with no game "
+                               "this round (spare: table-3)" % other.id),
+        ({"table": "table-9"}, "there is no table 'table-9' at this event"),
+        ({"table": "table-1"}, "is at table-1 already"),
+        ({"table": 3}, "'table' must be a table id such as \"table-3\", not 3"),
+        ({"reason": " "}, "'reason' must say why the game moves"),
+        ({"game": "Club night/r1/b9"}, "this event has no game"),
+    ]
+    good = {"game": row.id, "table": "table-3", "reason": "table-1's load cells died"}
+    for change, message in refusals:
+        answer = post(client, "/arbiter/move", {**good, **change})
+        assert answer.status_code == 400 and message in answer.json()["error"], answer.text
+    assert sent == [] and event.store.game(row.id).table == "table-1"
+    answer = post(client, "/arbiter/move", good)
+    assert answer.status_code == 200, answer.text
+    state = answer.json()
+    assert state["games"][0]["table"] == "table-3" and state["spare_tables"] == ["table-1"]
+    (moved,) = state["relocations"]
+    assert (moved["game"], moved["from"], moved["to"], moved["ply"], moved["arbiter"]) == (
+        row.id, "table-1", "table-3", 5, "Hodan Arbiter")
+    # table-3 is told the game and its moves; table-1 that it has none
+    assignments = {table: payload for table, kind, payload in sent if kind == "assignment"}
+    assert assignments["table-3"]["game"] == row.id
+    assert assignments["table-3"]["moves"] == game.moves
+    assert assignments["table-1"]["game"] is None and assignments["table-1"]["moves"] == []
+    assert assignments["table-2"]["game"] == other.id and assignments["table-2"]["moves"] == []
+    # table-1, back, is refused; table-3 plays on and its result is recorded
+    assert not event.send("table-1", "move", messages.move("table-1", row.id, 6, 1, 2.0))
+    assert event.store.rejected(1)[0].detail.endswith("which is played at table-3")
+    result = event.finish(event.store.game(row.id))
+    assert event.store.game(row.id).result == result
+    answer = post(client, "/arbiter/move", {**good, "table": "table-1"})
+    assert answer.status_code == 400 and "has a result already" in answer.json()["error"]
+
 def test_an_earlier_rounds_game_is_corrected_and_shown_with_its_round(event, client):
     event.finish_round()
     event.server.pair_next_round()

@@ -27,13 +27,13 @@ try:
     from ..rules.match import Match
     from ..guide.setup import HandSetup
     from ..rules.variants import RulesError, format_value
-    from ..guide.guide import Guide, COUNTING, RESTORE, SKIP
+    from ..guide.guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
 except ImportError:
     from game import Game
     from match import Match
     from setup import HandSetup
     from variants import RulesError, format_value
-    from guide import Guide, COUNTING, RESTORE, SKIP
+    from guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
 
 SYNC_STEP = "step"
 SYNC_MOVE = "move"
@@ -135,6 +135,25 @@ class Session:
         self.setup = None
         self.game = self.match.game
         self.guide = Guide(self.game, self.mode, self.match.aside)
+
+    def carry_on(self, moves):
+        """Carry on a game begun on another board (a tournament's game moved here when its
+        board failed): `moves` are played and journaled as moves done, and the guide leads
+        the board to the position they reach (its difference view, as after a takeback).
+        Only at the start of a single game; a RulesError for a move that is not legal there
+        leaves the session as it was."""
+        if self.match is not None or self.game.moves or self.guide.phase != AWAIT:
+            raise ValueError("moves are carried on only at the start of a single game")
+        game = Game(self.game.rules, None, self.game.setup, self.game.first)
+        for move in moves:
+            game.push(move)             # RulesError: nothing is journaled
+        for move in moves:
+            self.storage.append('{"e": "move", "move": %d}' % move)
+        self.storage.sync()
+        self.game = game
+        self.guide = Guide(game, self.mode)
+        self.guide.resync()
+        self._log()
 
     def touch(self, pit):
         frame = self.guide.touch(pit)

@@ -11,7 +11,8 @@ board a game, the board waits (`Runner.wait`): its LEDs say so and light no pit.
 server's latest assignment names a game the board is not playing, and the board is free (no
 game, or its game is over and reported, or not a move played yet), the agent starts that game:
 a new session of the assigned variant and options (`Runner.new_game`), the players' names on the
-board's log and pages. Then,
+board's log and pages; a game the arbiter moved here from a board that failed carries on from
+the moves it brings (`Session.carry_on`), and a board whose game was moved away waits. Then,
 at every step, it reports what changed: each move once (ply by ply, again after a takeback),
 the state when it changed, and the result with the record when the game (or match) is over.
 
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from controller.rules import RulesError
 from controller.rules.record import write_game, write_match
 from controller.runner import Runner, open_session, place_words
 from controller.session import Session
@@ -106,6 +108,8 @@ class TableAgent:
             fields = assignment.fields
             if fields["game"] is not None and fields["game"] != self.game and self._free():
                 self._start(fields)
+            elif fields["game"] is None and self.game is not None and not self.reported:
+                self._taken_away()
         if self.game is None:
             self.runner.wait(WAITING)
             self._report_state()
@@ -139,10 +143,33 @@ class TableAgent:
         self.assigned = dict(fields)
         self.reported = False
         self.moves_sent = 0
+        if fields["moves"]:
+            # the arbiter moved the game here from a board that failed: it carries on from
+            # the moves that board reported, once the seeds are set out as they stood
+            try:
+                runner.session.carry_on(fields["moves"])
+            except (RulesError, ValueError) as error:
+                log.error("%s: game %s cannot carry on from the moves the server sent (%s): "
+                          "it starts afresh; call the arbiter", self.link.table_id, self.game,
+                          error)
+            self.moves_sent = len(runner.session.game.moves)    # the server has them
         self._save()
-        log.info("%s: game %s, round %d board %d: %s (South) against %s (North)",
+        log.info("%s: game %s, round %d board %d: %s (South) against %s (North)%s",
                  self.link.table_id, self.game, fields["round"], fields["board"],
-                 *fields["players"])
+                 *fields["players"], ", carried on from ply %d" % self.moves_sent
+                 if self.moves_sent else "")
+
+    def _taken_away(self) -> None:
+        """The server took this board's game away (the arbiter moved it to another table
+        while this board was down): the board waits for its next game, which keeps the
+        record of this one (`Runner.new_game`)."""
+        log.warning("%s: game %s was moved to another table: this board waits",
+                    self.link.table_id, self.game)
+        self.game = None
+        self.assigned = {}
+        self.reported = False
+        self._save()
+        self.runner.wait(WAITING)
 
     def _finished(self) -> bool:
         session = self.runner.session

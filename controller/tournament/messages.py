@@ -57,6 +57,7 @@ GAME_ID = re.compile(r"(.+)/r([1-9][0-9]{0,5})/b([1-9][0-9]{0,5})\Z", re.DOTALL)
 MAX_COUNT = 10000           # seeds in one place; far above any board's total
 MAX_PITS = 64               # places in a state's pits (2 x 12 today)
 MAX_PLY = 1000000
+MAX_MOVES = 10000           # moves an assignment carries on from; far above any game's
 MAX_ROUND = 999999          # also the most boards
 MAX_NAME = 100              # characters of a player's or the event's name
 MAX_WORD = 64               # characters of a variant, firmware version, option name
@@ -348,6 +349,7 @@ SCHEMA: dict[str, tuple[tuple[str, Check], ...]] = {
         ("format", _one_of("game", "hands")),
         ("players", _list(_name, 2, 2)),
         ("event", _text(MAX_NAME)),
+        ("moves", _list(_int(1, MAX_PITS), 0, MAX_MOVES)),
     ),
     "ack": (
         ("game", _game),
@@ -368,6 +370,8 @@ def _check_together(kind: str, fields: dict[str, Any]) -> None:
         if game is None:
             if fields["board"] != 0:
                 raise _Bad('"board" is %d, not 0 with no game' % fields["board"])
+            if fields["moves"]:
+                raise _Bad('"moves" has %d moves, not none with no game' % len(fields["moves"]))
             return
         for key in ("round", "board"):
             if fields[key] < 1:
@@ -463,15 +467,17 @@ def result(table: str, game: str, south_points: float, south_seeds: int, north_s
 
 def assignment(table: str, game: str | None, round: int, board: int, variant: str,
                options: Mapping[str, Any], players: Sequence[str], event: str,
-               format: str = "game") -> bytes:
+               format: str = "game", moves: Sequence[int] = ()) -> bytes:
     """What `table` plays: `game` (= game_id(event, round, board)), the variant and its
     options, one game or a match of hands (`format` "game" or "hands", RULES.md 2.1), the
-    players (South, North). A table with nothing to play gets game None and board 0 (round:
-    the current round, 0 before the first)."""
+    players (South, North), and the `moves` played so far (a game the arbiter moved here from
+    a board that failed carries on from them). A table with nothing to play gets game None,
+    board 0 and no moves (round: the current round, 0 before the first)."""
     return _build(table, "assignment", {
         "game": game, "round": round, "board": board, "variant": variant,
         "options": dict(options) if isinstance(options, Mapping) else options,
-        "format": format, "players": _as_list(players), "event": event})
+        "format": format, "players": _as_list(players), "event": event,
+        "moves": _as_list(moves)})
 
 
 def ack(table: str, game: str) -> bytes:

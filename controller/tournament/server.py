@@ -32,6 +32,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.rules import Game
 from controller.rules.match import Match
 from controller.rules.record import read as read_record
 from controller.rules.variants import RulesError, get_variant, resolve_options
@@ -236,6 +237,10 @@ class TournamentServer:
 
     def _move(self, message: Message) -> None:
         fields = message.fields
+        if self.store.event().match_format == "game":
+            # kept for a game the arbiter may have to move to another table (a match's plies
+            # start again each hand: a match moves only before its first move)
+            self.store.record_move(fields["game"], message.table, fields["ply"], fields["move"])
         view = self._tables[message.table]
         view["last_move"] = {"game": fields["game"], "ply": fields["ply"],
                              "move": fields["move"], "at": fields["at"]}
@@ -336,6 +341,43 @@ class TournamentServer:
                 self.store.last_round() < self.store.event().rounds:
             self.pair_next_round()
 
+    def move_game(self, game: str, table: str, arbiter: str, reason: str) -> list[int]:
+        """The arbiter moves `game`, whose board failed, to `table` (one with no game in its
+        round), where it carries on from the moves its board reported; the board it leaves is
+        told it has none. Returns those moves. StoreError says why not."""
+        with self._lock:
+            store = self.store
+            row = store.game(game)
+            moves = self._moves_so_far(row)
+            if store.event().match_format == "hands" and (moves or row.status == "playing"):
+                raise StoreError("game %s is a match of hands under way: a match moves to "
+                                 "another table only before its first move (enter its result "
+                                 "instead)" % game)
+            old = store.move_game(game, table, arbiter, reason, len(moves))
+            log.info("%s moved %s from %s to %s at ply %d: %s", arbiter, game, old, table,
+                     len(moves), reason)
+        self._announce_round()
+        self._publish_pairings()
+        return moves
+
+    def _moves_so_far(self, row: GameRow) -> list[int]:
+        """The moves of a game without a result that its board reported, as far as they
+        replay (and no further than its table's last state says it had played)."""
+        if row.result is not None or row.table is None:
+            return []
+        moves = self.store.moves(row.id)
+        state = self._tables[row.table]["state"]
+        if state is not None and state["game"] == row.id:
+            moves = moves[:state["ply"]]
+        event = self.store.event()
+        game = Game(event.variant, event.options or None)
+        for ply, move in enumerate(moves):
+            try:
+                game.push(move)
+            except RulesError:
+                return moves[:ply]
+        return moves
+
     def _announce_round(self) -> None:
         """Tell every table what it plays in the latest round (retained)."""
         store = self.store
@@ -354,7 +396,7 @@ class TournamentServer:
                 payload = messages.assignment(
                     table, row.id, number, pairing.board, event.variant, event.options,
                     [names[pairing.south], names[pairing.north]], event.name,
-                    event.match_format)
+                    event.match_format, self._moves_so_far(row))
             self._send(table, "assignment", payload)
 
     def _send(self, table: str, kind: str, payload: bytes) -> None:

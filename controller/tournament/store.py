@@ -57,7 +57,7 @@ from typing import Any
 from ..rules.variants import RulesError, get_variant, resolve_options
 from .model import POINTS, Pairing, Player, Result
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION = "layli-tournament"   # what the schema table says this file is
 
 SYSTEMS = ("round-robin", "swiss")
@@ -166,6 +166,32 @@ CREATE TABLE rejected (
 CREATE INDEX rejected_by_reason ON rejected (reason);
 """
 
+# Version 2: the moves of the games in play (what a game moved to another table carries on
+# from) and the log of those moves, append-only. A version 1 file is upgraded when opened.
+_SCHEMA_2 = """
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL CHECK (ply >= 1),
+    move INTEGER NOT NULL CHECK (move >= 1),
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE relocations (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games (id),
+    from_table TEXT NOT NULL,
+    to_table TEXT NOT NULL,
+    ply INTEGER NOT NULL,                           -- the moves it carried on from
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TRIGGER relocations_are_kept BEFORE DELETE ON relocations
+BEGIN SELECT RAISE(ABORT, 'relocations are never deleted'); END;
+CREATE TRIGGER relocations_are_fixed BEFORE UPDATE ON relocations
+BEGIN SELECT RAISE(ABORT, 'relocations are never changed'); END;
+"""
+_UPGRADES = {1: _SCHEMA_2}      # from version k to k + 1
+
 
 def _statements(script: str) -> Iterator[str]:
     """The SQL statements of `script` one by one (executescript would commit the transaction
@@ -246,6 +272,20 @@ class Correction:
     game_id: str
     old: Result | None
     new: Result
+    arbiter: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Relocation:
+    """A game the arbiter moved to another table (its board failed), with the `ply` moves it
+    carried on from; as the audit table keeps it."""
+
+    game_id: str
+    from_table: str
+    to_table: str
+    ply: int
     arbiter: str
     reason: str
     at: float
@@ -345,7 +385,7 @@ class Store:
             with self._write() as db:
                 # Checked again under the write lock: another process may have just made it.
                 if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                    for statement in _statements(_SCHEMA):
+                    for statement in _statements(_SCHEMA + _SCHEMA_2):
                         db.execute(statement)
                     db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
                                (APPLICATION, SCHEMA_VERSION))
@@ -362,6 +402,18 @@ class Store:
             raise SchemaError(
                 "%s was written by a newer version of layli (schema version %d; this one reads "
                 "up to %d): upgrade layli to open it" % (self.path, row[1], SCHEMA_VERSION))
+        if row[1] < SCHEMA_VERSION:
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a file of an older schema version up to this one, in one transaction."""
+        with self._write() as db:
+            version = db.execute("SELECT version FROM layli_schema").fetchone()[0]
+            while version < SCHEMA_VERSION:     # checked again: another process may have
+                for statement in _statements(_UPGRADES[version]):
+                    db.execute(statement)
+                version += 1
+            db.execute("UPDATE layli_schema SET version = ?", (version,))
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
@@ -873,6 +925,89 @@ class Store:
                     "new_south_points, new_south_seeds, new_north_seeds, arbiter, reason, at "
                     "FROM corrections %s ORDER BY id" % where, args)]
 
+    # Moves, and games moved to another table ---------------------------------------------
+
+    def record_move(self, game_id: str, table: str, ply: int, move: int) -> bool:
+        """Keep ply `ply` of `game_id` as `table` reported it: the game has `ply` moves now,
+        so any kept after it go (a takeback sends the plies again). False, changing nothing,
+        once the game has a result (a late copy); StoreError when the event has no such game
+        or it is played at another table."""
+        if type(ply) is not int or ply < 1 or type(move) is not int or move < 1:
+            raise StoreError("ply %r move %r: a ply is 1, 2, ... and a move a pit number"
+                             % (ply, move))
+        with self._write() as db:
+            row = db.execute("SELECT table_id, status FROM games WHERE id = ?",
+                             (game_id,)).fetchone()
+            if row is None:
+                raise StoreError("%s sent a move of %s, a game this event does not have"
+                                 % (table, game_id))
+            if row[0] != table:
+                raise StoreError("%s sent a move of %s, which is played at %s" % (
+                    table, game_id, row[0] or "no table (a bye)"))
+            if row[1] in FINAL_STATUSES:
+                return False
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+                       (game_id, ply, move))
+            return True
+
+    def moves(self, game_id: str) -> list[int]:
+        """The moves of `game_id` kept so far, ply 1 on (up to the first ply missing)."""
+        with self._read() as db:
+            moves = []
+            for ply, move in db.execute("SELECT ply, move FROM moves WHERE game_id = ? "
+                                        "ORDER BY ply", (game_id,)):
+                if ply != len(moves) + 1:
+                    break
+                moves.append(move)
+            return moves
+
+    def move_game(self, game_id: str, table: str, arbiter: str, reason: str,
+                  ply: int) -> str:
+        """The arbiter moves `game_id` to `table` (its board failed), where it carries on from
+        its first `ply` moves (any kept after them go); kept in the audit table with who and
+        why. Returns the table it was at. Only a game without a result moves, and only to a
+        table with no game in its round."""
+        _check_name(arbiter, "the arbiter's name")
+        _check_text(reason, "the reason for moving game %s" % game_id)
+        with self._write() as db:
+            status = self._game_status(db, game_id, "it has no table to move from")
+            if status in FINAL_STATUSES:
+                raise StoreError("game %s has a result already (%s): nothing is left to play"
+                                 % (game_id, _described(self._result(db, game_id))))
+            old, round = db.execute("SELECT table_id, round FROM games WHERE id = ?",
+                                    (game_id,)).fetchone()
+            tables = [row.id for row in self._tables(db)]
+            if table not in tables:
+                raise StoreError("there is no table %r at this event (its tables: %s)" % (
+                    table, ", ".join(tables)))
+            if table == old:
+                raise StoreError("game %s is at %s already" % (game_id, table))
+            busy = dict(db.execute("SELECT table_id, id FROM games WHERE round = ? AND "
+                                   "table_id IS NOT NULL", (round,)).fetchall())
+            if table in busy:
+                spare = [other for other in tables if other not in busy]
+                raise StoreError("%s has game %s of round %d: choose a table with no game "
+                                 "this round (%s)" % (
+                                     table, busy[table], round,
+                                     "spare: " + ", ".join(spare) if spare else "none is spare"))
+            db.execute("UPDATE games SET table_id = ? WHERE id = ?", (table, game_id))
+            db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+            db.execute("INSERT INTO relocations (game_id, from_table, to_table, ply, arbiter, "
+                       "reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, old, table, ply, arbiter, reason, self._clock()))
+            return old
+
+    def relocations(self) -> list[Relocation]:
+        """Every game the arbiter moved to another table, oldest first."""
+        with self._read() as db:
+            return self._relocations(db)
+
+    def _relocations(self, db: sqlite3.Connection) -> list[Relocation]:
+        return [Relocation(*row) for row in db.execute(
+            "SELECT game_id, from_table, to_table, ply, arbiter, reason, at FROM relocations "
+            "ORDER BY id")]
+
     # Rejected messages --------------------------------------------------------------------
 
     def log_rejected(self, topic: str, reason: str, payload_excerpt: str | bytes,
@@ -961,7 +1096,8 @@ class Store:
 
     def export_json(self) -> dict[str, Any]:
         """The whole event as plain data (json.dumps-ready): event, players, tables, rounds,
-        games with their results and records, corrections and rejected counts."""
+        games with their results and records, corrections, games moved to another table and
+        rejected counts."""
         with self._read() as db:   # one snapshot for every part
             event = self._event(db)
             withdrawn = dict(db.execute("SELECT name, withdrawn_from FROM players"))
@@ -970,6 +1106,7 @@ class Store:
             games = self._games(db, "1", ())
             tables = self._tables(db)
             corrections = self._corrections(db, None)
+            relocations = self._relocations(db)
             rejected = self._rejected_counts(db)
         return {
             "schema": SCHEMA_VERSION,
@@ -991,6 +1128,9 @@ class Store:
             "corrections": [{"game": c.game_id, "old": _result_json(c.old),
                              "new": _result_json(c.new), "arbiter": c.arbiter,
                              "reason": c.reason, "at": c.at} for c in corrections],
+            "relocations": [{"game": r.game_id, "from": r.from_table, "to": r.to_table,
+                             "ply": r.ply, "arbiter": r.arbiter, "reason": r.reason,
+                             "at": r.at} for r in relocations],
             "rejected": rejected,
         }
 

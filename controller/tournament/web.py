@@ -23,7 +23,10 @@ For the arbiters (HTTP Basic authentication against `arbiters`; with none the pa
 - ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/correct`` ``{"game",
   "south_points", "south_seeds", "north_seeds", "reason"}``, ``POST /arbiter/pair``
   ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
-  pair two rounds). Correcting a game that has no result enters it (its board failed).
+  pair two rounds), ``POST /arbiter/move`` ``{"game", "table", "reason"}`` (a game whose
+  board failed goes on at a spare table, from the moves its board reported: see
+  `TournamentServer.move_game`). Correcting a game that has no result enters it (its board
+  failed).
   Each takes a JSON object with exactly those keys and answers 200 with the new state, or
   400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
   The arbiter's name (the Basic user name) goes into the store with the action.
@@ -116,16 +119,26 @@ def _seeds(value: Any, key: str) -> int:
     return value
 
 
-def _reason(value: Any, key: str) -> str:
+def _reason(value: Any, key: str, why: str = "the result is corrected") -> str:
     if not isinstance(value, str) or not value.strip():
-        raise RequestError("%r must say why the result is corrected, not %s"
-                           % (key, _shown(value)))
+        raise RequestError("%r must say why %s, not %s" % (key, why, _shown(value)))
     if len(value) > MAX_REASON:
         raise RequestError("%r is %d characters long, more than %d"
                            % (key, len(value), MAX_REASON))
     if any(ord(char) < 32 and char not in "\t\n" for char in value):
         raise RequestError("%r has a control character" % key)
     return value.strip()
+
+
+def _move_reason(value: Any, key: str) -> str:
+    return _reason(value, key, "the game moves")
+
+
+def _table(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise RequestError("%r must be a table id such as \"table-3\", not %s"
+                           % (key, _shown(value)))
+    return value
 
 
 def _round(value: Any, key: str) -> int:
@@ -139,6 +152,7 @@ CONFIRM: dict[str, Check] = {"game": _game}
 CORRECT: dict[str, Check] = {"game": _game, "south_points": _points, "south_seeds": _seeds,
                              "north_seeds": _seeds, "reason": _reason}
 PAIR: dict[str, Check] = {"round": _round}
+MOVE: dict[str, Check] = {"game": _game, "table": _table, "reason": _move_reason}
 
 
 def read_body(body: bytes, content_type: str | None, keys: dict[str, Check]) -> dict[str, Any]:
@@ -225,8 +239,8 @@ def basic_user(header: str | None, arbiters: dict[str, str]) -> str | None:
 def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = None
                   ) -> dict[str, Any]:
     """What the arbiter's page shows: the games of `round` (the latest by default) with their
-    results, whether the next round can be paired, the newest rejected messages and every
-    correction."""
+    results, whether the next round can be paired, the newest rejected messages, every
+    correction, the spare tables and every game moved to one."""
     store = server.store
     event = store.event()
     latest = store.last_round()
@@ -256,7 +270,19 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
                          "new": result_json(item.new), "arbiter": item.arbiter,
                          "reason": item.reason, "at": item.at}
                         for item in store.corrections()],
+        "spare_tables": spare_tables(server),
+        "relocations": [{"game": item.game_id, "from": item.from_table, "to": item.to_table,
+                         "ply": item.ply, "arbiter": item.arbiter, "reason": item.reason,
+                         "at": item.at} for item in store.relocations()],
     }
+
+
+def spare_tables(server: TournamentServer) -> list[str]:
+    """The tables with no game in the latest round, in order: where a game whose board failed
+    can move (see TournamentServer.move_game)."""
+    store = server.store
+    busy = {row.table for row in store.games(store.last_round())} if store.last_round() else set()
+    return [row.id for row in store.tables() if row.id not in busy]
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -461,6 +487,11 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         server.correct(fields["game"], result, arbiter, fields["reason"])
         return round
 
+    def move(fields: dict[str, Any], arbiter: str) -> int:
+        round = game_round(fields["game"])
+        server.move_game(fields["game"], fields["table"], arbiter, fields["reason"])
+        return round
+
     def pair(fields: dict[str, Any], arbiter: str) -> None:
         latest, rounds = store.last_round(), store.event().rounds
         wanted = fields["round"]
@@ -491,6 +522,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         Route("/arbiter/confirm", action(CONFIRM, confirm), methods=["POST"]),
         Route("/arbiter/correct", action(CORRECT, correct), methods=["POST"]),
         Route("/arbiter/pair", action(PAIR, pair), methods=["POST"]),
+        Route("/arbiter/move", action(MOVE, move), methods=["POST"]),
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
         Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -1,8 +1,10 @@
 """Sessions under both runtimes: a journaled game resumes at the same move and step."""
 
-from controller.guide import OVER, SOWING
+from controller.guide import AWAIT, OVER, RESTORE, SOWING
+from controller.guide.frame import LESS, MORE
+from controller.rules import RulesError
 from controller.session import MemoryStorage, FileStorage, Session
-from helpers import follow_leds
+from helpers import follow_leds, raises
 
 
 def test_resume_in_the_middle_of_a_move():
@@ -53,3 +55,32 @@ def test_the_next_hand_is_set_up_from_the_board():
     assert setup.phase == COPY and setup.frame.where("less") == [6, 7, 8, 9, 10, 11]
     setup.update(row + row + [0, 4])            # North copies; 4 seeds stay aside
     assert setup.phase == READY and setup.game.setup == row + row and match.aside == [0, 4]
+
+
+def test_a_game_moved_from_another_board_carries_on_from_its_moves():
+    storage = MemoryStorage()
+    session = Session(storage, "layli-goobalay")
+    session.carry_on([3, 1, 4])
+    assert session.game.moves == [3, 1, 4] and session.guide.phase == RESTORE
+    target = session.guide.target.places()
+    assert target == session.game.pits + session.game.captured
+    # the board still has the first position: the difference view leads it to the moves'
+    first = [4] * 12 + [0, 0]
+    session.update(first)
+    assert session.guide.phase == RESTORE and session.frame.where(MORE) + session.frame.where(LESS)
+    session.update(target)
+    assert session.guide.phase == AWAIT and session.guide.board.places() == target
+    # the journal has them: a power cut resumes the same position
+    again = Session.resume(MemoryStorage(storage.lines()))
+    assert again.game.moves == [3, 1, 4] and again.game.pits == session.game.pits
+
+
+def test_carrying_on_an_illegal_move_changes_nothing():
+    storage = MemoryStorage()
+    session = Session(storage, "layli-goobalay")
+    lines = list(storage.lines())
+    assert raises(RulesError, session.carry_on, [3, 3, 3, 3, 3, 3, 3])
+    assert session.game.moves == [] and storage.lines() == lines
+    session.carry_on([])
+    assert session.guide.phase == AWAIT or session.guide.phase == RESTORE
+    assert raises(ValueError, session.carry_on, [1])

@@ -1,5 +1,5 @@
 // The arbiter's page: the games of a round with their results, confirm and correct, pair the
-// next round, and what the server rejected. What it shows comes from /arbiter/state, fetched
+// next round, move a game whose board failed to a spare table, and what the server rejected. What it shows comes from /arbiter/state, fetched
 // again whenever the live feed says the event changed; every action answers with the new state.
 "use strict";
 
@@ -27,6 +27,12 @@
     const correct = make("button", {type: "button", "data-action": "correct",
                                     disabled: game.bye || !game.result}, "Correct…");
     correct.addEventListener("click", () => fillForm(game));
+    // a game still being played can move to a spare table (the latest round's only)
+    const movable = !game.bye && !game.result && state.round === state.latest_round;
+    const move = make("button", {type: "button", "data-action": "move",
+                                 disabled: !movable || !state.spare_tables.length}, "Move…");
+    move.addEventListener("click", () => { $("move-game").value = game.game;
+                                           $("move-reason").focus(); });
     const by = game.bye ? "" : game.status === "corrected" || game.status === "confirmed"
       ? game.confirmed_by : game.source === "board" ? "the board" : "";
     return make("tr", {"data-game": game.game, "class": "game-" + game.status},
@@ -40,7 +46,7 @@
         : resultWords(game.result)),
       make("td", {"class": "seeds"}, game.bye ? "" : seedWords(game.result)),
       make("td", {}, by || ""),
-      make("td", {"class": "actions"}, game.bye ? "" : confirm, game.bye ? "" : correct));
+      make("td", {"class": "actions"}, ...(game.bye ? [] : [confirm, correct, move])));
   }
 
   function show() {
@@ -75,6 +81,7 @@
                            ` (${game.result ? resultWords(game.result) : "no result"})`,
                            game.game)));
     if ([...select.options].some((option) => option.value === keep)) select.value = keep;
+    showMoves();
     const counts = Object.entries(state.rejected_counts);
     $("rejected-counts").textContent = counts.length
       ? "(" + counts.map(([reason, n]) => `${reason}: ${n}`).join(", ") + ")" : "(none)";
@@ -89,6 +96,26 @@
         make("td", {}, `${resultWords(item.new)} (${seedWords(item.new)})`),
         make("td", {}, item.arbiter), make("td", {}, item.reason))));
     Layli.arbiterVersion += 1;
+  }
+
+  function showMoves() {
+    const games = state.round === state.latest_round
+      ? state.games.filter((game) => !game.bye && !game.result) : [];
+    const select = $("move-game");
+    const keep = select.value;
+    select.replaceChildren(...games.map((game) => new Option(
+      `board ${game.board}: ${game.south} – ${game.north} (at ${game.table})`, game.game)));
+    if ([...select.options].some((option) => option.value === keep)) select.value = keep;
+    $("move-table").replaceChildren(...state.spare_tables.map((table) => new Option(table)));
+    $("move-submit").disabled = !games.length || !state.spare_tables.length;
+    $("move-words").textContent = !games.length ? "every game of this round has its result"
+      : state.spare_tables.length ? "" : "no table is spare this round";
+    $("relocations").replaceChildren(...state.relocations.slice().reverse().map((item) =>
+      make("tr", {"data-game": item.game},
+        make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),
+        make("td", {}, item.from), make("td", {}, item.to),
+        make("td", {"class": "number"}, String(item.ply)),
+        make("td", {}, item.arbiter), make("td", {}, item.reason))));
   }
 
   function fillForm(game) {
@@ -162,6 +189,17 @@
     const row = state.games.find((g) => g.game === game);
     if (await act("correct", body, `board ${row ? row.board : game}'s result is corrected`)) {
       $("correct").reset();
+    }
+  });
+
+  $("move").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const game = $("move-game").value;
+    const table = $("move-table").value;
+    const row = state.games.find((g) => g.game === game);
+    if (await act("move", {game: game, table: table, reason: $("move-reason").value},
+                  `board ${row ? row.board : game} moves to ${table}`)) {
+      $("move").reset();
     }
   });
 
