@@ -31,7 +31,7 @@ import os
 import time
 from collections import deque
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 from controller.guide.frame import waiting
 from controller.guide.pixels import LedLayout, render
@@ -204,8 +204,10 @@ class Runner:
             session.confirm(self.sensor if self.sensing == "counting" else None)
         self._events()
 
-    def new_game(self) -> None:
-        """Keep the game as a record and start the next one in a fresh journal."""
+    def new_game(self, moves: Sequence[int] = ()) -> None:
+        """Keep the game as a record and start the next one in a fresh journal; with `moves`,
+        a game begun on another board, which carries on from them (`Session.carry_on`: a
+        RulesError for a move that is not legal there, and the new game starts afresh)."""
         if self.session_factory is None:
             log.info("new game: not available here")
             return
@@ -214,8 +216,13 @@ class Runner:
         self.session = self.session_factory()
         self.waiting = None
         _log_start(self.session)
-        # the seeds of the last game are still out (in the stores) until the players set up
-        self._judge_board()
+        try:
+            if moves:
+                self.session.carry_on(moves)
+        finally:
+            # the seeds of the last game are still out (in the stores) until the players set
+            # up: the guide judges the board as it stands
+            self._judge_board()
 
     def _judge_board(self) -> None:
         """Judge the board as it stands now: the sensors report changes only."""

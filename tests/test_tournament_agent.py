@@ -172,6 +172,8 @@ def test_a_game_moved_here_carries_on_from_its_moves_and_its_old_board_waits(
     spare = demo.SimulatedTable("table-4", "mqtt://127.0.0.1:1", "x" * 16, tmp_path,
                                 lambda name: 120, seed=6)
     try:
+        for _ in range(300):                # it waited: its sensors have long settled
+            spare.step()
         spare.link.assign(GAME, moves=played)
         spare.step()
         spare.step()

@@ -5,7 +5,8 @@
 
 A broker (the embedded one by default, or Mosquitto), the tournament server with its live
 pages, and `--tables` simulated boards, each run by the same controller as a real table
-(controller.tournament.demo). With `--faults` a table loses power mid-game in round 2, the broker
+(controller.tournament.demo). With `--faults` a board dies mid-game in round 1 (the arbiter moves
+its game to a spare table, where it goes on), a table loses power mid-game in round 2, the broker
 restarts in round 3 and the server in round 4; the standings must not change, and the summary
 says whether they equal the ones worked out straight on the rules engine (`reference`).
 """
@@ -37,7 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the embedded broker (default: needs nothing installed) or a "
                              "Mosquitto the demo starts")
     parser.add_argument("--faults", action="store_true",
-                        help="cut a table's power (round 2), restart the broker (round 3) and "
+                        help="a board dies and its game moves to a spare table (round 1), "
+                             "cut a table's power (round 2), restart the broker (round 3) and "
                              "the server (round 4)")
     parser.add_argument("--speed", type=ranged(float, 0, 10000), default=None, metavar="X",
                         help="simulated seconds per real second (default 20 with the pages, "
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         event = DemoEvent(directory, args.tables, args.rounds, broker=args.broker,
                           system=args.system, speed=speed,
-                          faults=FaultPlan() if args.faults else None,
+                          faults=FaultPlan(table_dies_round=1) if args.faults else None,
                           on_server=pages.serve if pages else None)
         start = time.monotonic()
         try:

@@ -8,11 +8,12 @@
 
 The board's loop calls `step()` after each `runner.step()`. Until the server has given the
 board a game, the board waits (`Runner.wait`): its LEDs say so and light no pit. When the
-server's latest assignment names a game the board is not playing, and the board is free (no
-game, or its game is over and reported, or not a move played yet), the agent starts that game:
+server's latest assignment names a game the board is not playing, the agent starts that game:
 a new session of the assigned variant and options (`Runner.new_game`), the players' names on the
 board's log and pages; a game the arbiter moved here from a board that failed carries on from
-the moves it brings (`Session.carry_on`), and a board whose game was moved away waits. Then,
+the moves it brings (`Session.carry_on`). The server pairs a round only when the last is over,
+so an assignment of another game, or of none, while the board's own game is unfinished means
+the arbiter moved that game elsewhere (or entered its result): the board drops it. Then,
 at every step, it reports what changed: each move once (ply by ply, again after a takeback),
 the state when it changed, and the result with the record when the game (or match) is over.
 
@@ -104,12 +105,15 @@ class TableAgent:
     def step(self) -> None:
         """Start an assigned game if the board is free; report what changed."""
         assignment = self.link.assignment
-        if assignment is not None:
+        if assignment is not None and assignment.fields["game"] != self.game:
             fields = assignment.fields
-            if fields["game"] is not None and fields["game"] != self.game and self._free():
-                self._start(fields)
-            elif fields["game"] is None and self.game is not None and not self.reported:
+            if self.game is not None and not self.reported:
+                # the server gave this board something else while its game was unfinished:
+                # the arbiter moved that game to another table (or entered its result) while
+                # this board was down, since a round is paired only when the last is over
                 self._taken_away()
+            if fields["game"] is not None:
+                self._start(fields)
         if self.game is None:
             self.runner.wait(WAITING)
             self._report_state()
@@ -125,34 +129,24 @@ class TableAgent:
         if not self.reported and self._finished():
             self._report_result()
 
-    def _free(self) -> bool:
-        if self.game is None:
-            return True
-        session = self.runner.session      # not a move played yet in the game or match
-        first = session.match.games[0] if session.match is not None else session.game
-        return self.reported or not first.moves
-
     def _start(self, fields: dict[str, Any]) -> None:
         variant, options = fields["variant"], fields["options"]
         match = fields["format"] == "hands"
         runner = self.runner
         runner.session_factory = lambda: self.new_session(variant, options, match)
-        runner.new_game()
+        try:
+            # moves: the arbiter moved the game here from a board that failed; it carries on
+            # from the moves that board reported, once the seeds are set out as they stood
+            runner.new_game(fields["moves"])
+        except (RulesError, ValueError) as error:
+            log.error("%s: game %s cannot carry on from the moves the server sent (%s): it "
+                      "starts afresh; call the arbiter", self.link.table_id, fields["game"],
+                      error)
         runner.players = tuple(fields["players"])
         self.game = fields["game"]
         self.assigned = dict(fields)
         self.reported = False
-        self.moves_sent = 0
-        if fields["moves"]:
-            # the arbiter moved the game here from a board that failed: it carries on from
-            # the moves that board reported, once the seeds are set out as they stood
-            try:
-                runner.session.carry_on(fields["moves"])
-            except (RulesError, ValueError) as error:
-                log.error("%s: game %s cannot carry on from the moves the server sent (%s): "
-                          "it starts afresh; call the arbiter", self.link.table_id, self.game,
-                          error)
-            self.moves_sent = len(runner.session.game.moves)    # the server has them
+        self.moves_sent = len(runner.session.game.moves)        # the server has those
         self._save()
         log.info("%s: game %s, round %d board %d: %s (South) against %s (North)%s",
                  self.link.table_id, self.game, fields["round"], fields["board"],
@@ -160,11 +154,10 @@ class TableAgent:
                  if self.moves_sent else "")
 
     def _taken_away(self) -> None:
-        """The server took this board's game away (the arbiter moved it to another table
-        while this board was down): the board waits for its next game, which keeps the
-        record of this one (`Runner.new_game`)."""
-        log.warning("%s: game %s was moved to another table: this board waits",
-                    self.link.table_id, self.game)
+        """The server took this board's game away (see `step`): the board waits for its next
+        game, which keeps the record of this one (`Runner.new_game`)."""
+        log.warning("%s: game %s is no longer this board's (the arbiter moved it or entered "
+                    "its result): this board waits", self.link.table_id, self.game)
         self.game = None
         self.assigned = {}
         self.reported = False

@@ -87,13 +87,14 @@ def chosen_move(game: Game, game_id: str, nodes: int) -> int:
 
 
 def set_up_event(store: Store, tables: int, rounds: int, system: str,
-                 seed: int) -> dict[str, int]:
-    """The demo's event in an empty `store`: its players and tables; the players' ratings."""
+                 seed: int, spare: int = 0) -> dict[str, int]:
+    """The demo's event in an empty `store`: its players (two for each of `tables`) and its
+    tables (`spare` more than the games need); the players' ratings."""
     store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
     ratings = dict(demo_players(2 * tables, seed))
     for name, rating in ratings.items():
         store.register(name, rating)
-    for number in range(1, tables + 1):
+    for number in range(1, tables + spare + 1):
         store.add_table("table-%d" % number)
     return ratings
 
@@ -191,12 +192,16 @@ class SimulatedTable:
 @dataclass
 class FaultPlan:
     """Which round each fault strikes (0: never), and how long a table stays without power
-    (simulated seconds). Each strikes once, when the round's games are under way."""
+    (simulated seconds). Each strikes once, when the round's games are under way. A board
+    that dies (`table_dies_round`) stays dead until the round is over (it is mended, or
+    swapped, before the next); the demo's arbiter moves its game to a spare table, which the
+    event then has (`DemoEvent`)."""
 
     table_off_round: int = 2
     table_off_seconds: float = 20.0
     broker_restart_round: int = 3
     server_restart_round: int = 4
+    table_dies_round: int = 0
     done: list[str] = field(default_factory=list)
 
 
@@ -217,14 +222,15 @@ class DemoEvent:
             raise ValueError("broker must be embedded or mosquitto, not %r" % (broker,))
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.table_ids = ["table-%d" % number for number in range(1, tables + 1)]
+        spare = 1 if faults is not None and faults.table_dies_round else 0
+        self.table_ids = ["table-%d" % number for number in range(1, tables + spare + 1)]
         self.rounds = rounds
         self.speed = speed
         self.faults = faults
         self.on_server = on_server
         self.database = self.directory / "event.sqlite"
         with Store(self.database) as store:
-            self.ratings = set_up_event(store, tables, rounds, system, seed)
+            self.ratings = set_up_event(store, tables, rounds, system, seed, spare)
         self.credentials = Credentials.generate(EVENT, self.table_ids)
         self.credentials.save(self.directory / "credentials.json")
         if broker == "mosquitto":
@@ -235,6 +241,7 @@ class DemoEvent:
                                          credentials=self.credentials)
         self.server: TournamentServer | None = None
         self.tables: list[SimulatedTable] = []
+        self._dead: tuple[SimulatedTable, int] | None = None    # a dead board, and its round
 
     # --- the parts --------------------------------------------------------------------------
 
@@ -313,6 +320,11 @@ class DemoEvent:
         if store is None:
             return off
         number, playing, total = store
+        if self._dead is not None and number > self._dead[1]:
+            table = self._dead[0]
+            table.power_on()            # mended: it drops the game that moved, and plays on
+            plan.done.append("table %s mended" % table.table_id)
+            self._dead = None
         if not total or playing * 2 > total:
             return off              # not yet half-way through this round's games
         if number == plan.table_off_round and "table off" not in plan.done:
@@ -324,6 +336,8 @@ class DemoEvent:
                 plan.done.append("table off")
                 log.info("fault: %s loses power in round %d", table.table_id, number)
                 return (table, self._now_ms() + int(plan.table_off_seconds * 1000))
+        if number == plan.table_dies_round and "table dies" not in plan.done:
+            self._table_dies(number)
         if number == plan.broker_restart_round and "broker restart" not in plan.done:
             plan.done.append("broker restart")
             log.info("fault: the broker restarts in round %d", number)
@@ -334,6 +348,28 @@ class DemoEvent:
             self.stop_server()
             self.start_server()
         return off
+
+    def _table_dies(self, number: int) -> None:
+        """A busy board dies for good mid-game; the arbiter moves its game to the spare
+        table, where it carries on from the moves the board reported."""
+        assert self.server is not None and self.faults is not None
+        busy = [table for table in self.tables if table.busy and
+                len(table.runner.session.game.moves) >= 2]
+        if not busy:
+            return
+        table = busy[-1]
+        game = table.agent.game
+        assert game is not None
+        table.power_cut()
+        self._dead = (table, number)
+        self.faults.done.append("table dies")
+        used = {row.table for row in self.server.store.games(number)}
+        spare = [other for other in self.table_ids if other not in used][0]
+        moves = self.server.move_game(game, spare, "the demo's arbiter",
+                                      "%s's board died" % table.table_id)
+        self.faults.done.append("game moved to %s" % spare)
+        log.info("fault: %s dies in round %d; %s goes on at %s from ply %d", table.table_id,
+                 number, game, spare, len(moves))
 
     def _store_view(self) -> tuple[int, int, int] | None:
         """(the latest round, its games still being played, its games at tables)."""

@@ -9,6 +9,9 @@
   let chosen = null;            // the round picked in the list (null: the latest)
   let fetching = false;
   let stale = false;
+  let asked = 0;                // requests made, in order ...
+  let drawn = 0;                // ... and the latest whose answer is on show: an answer to an
+                                // older one (a refresh overtaken by an action) is dropped
 
   const WORDS = {1: "1-0", 0.5: "½-½", 0: "0-1"};
   const resultWords = (result) => result ? WORDS[result.south_points] : "";
@@ -134,11 +137,13 @@
   async function refresh() {
     if (fetching) { stale = true; return; }
     fetching = true;
+    const ticket = ++asked;
     try {
       const query = chosen ? "?round=" + chosen : "";
       const answer = await fetch("/arbiter/state" + query, {cache: "no-store"});
       const body = await answer.json();
-      if (answer.ok) { state = body; show(); } else complain(body.error);
+      if (ticket < drawn) return;
+      if (answer.ok) { drawn = ticket; state = body; show(); } else complain(body.error);
     } catch (error) {
       complain("the server did not answer: " + error);
     } finally {
@@ -148,12 +153,14 @@
   }
 
   async function act(what, body, done) {
+    const ticket = ++asked;
     try {
       const answer = await fetch("/arbiter/" + what, {
         method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify(body)});
       const reply = await answer.json();
       if (!answer.ok) { complain(reply.error); return false; }
+      drawn = Math.max(drawn, ticket);
       state = reply;
       chosen = state.round === state.latest_round ? null : state.round;
       show();
