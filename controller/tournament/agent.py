@@ -103,7 +103,8 @@ class TableAgent:
     # --- the board's loop -------------------------------------------------------------------
 
     def step(self) -> None:
-        """Start an assigned game if the board is free; report what changed."""
+        """Start the game the server assigns (dropping one it took away); report what
+        changed."""
         assignment = self.link.assignment
         if assignment is not None and assignment.fields["game"] != self.game:
             fields = assignment.fields
