@@ -102,21 +102,25 @@ def test_create_refuses_a_folder_with_an_event(event, capsys):
     assert "holds an event already" in capsys.readouterr().err
 
 
-def test_serve_runs_the_broker_server_and_pages_until_interrupted(event):
+def test_serve_runs_the_broker_server_and_pages_until_interrupted(event, tmp_path):
     """The real command in its own process: the pages answer, the arbiter pairs round 1 and
     the tables are told (retained) what they play; Ctrl-C stops everything."""
     port, mqtt_port = free_port(), free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "controller", "tournament", "serve", str(event),
-         "--mqtt-port", str(mqtt_port), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # its output goes to a file, not a pipe: a pipe nobody reads once the pages are up fills,
+    # and the process blocks on its next log line (it hung here, at Ctrl-C, in CI)
+    output = tmp_path / "serve.log"
+    with open(output, "w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "controller", "tournament", "serve", str(event),
+             "--mqtt-port", str(mqtt_port), "--port", str(port)],
+            stdout=sink, stderr=subprocess.STDOUT, text=True)
     try:
-        said = []
-        while not any("the live pages at" in line for line in said):
-            line = process.stdout.readline()      # log lines may come first
-            assert line, "serve ended: %s" % "".join(said)
-            said.append(line)
-        assert "the live pages at http://127.0.0.1:%d/" % port in said[-1]
+        deadline = time.monotonic() + 60
+        while "the live pages at" not in output.read_text():
+            assert process.poll() is None, "serve ended: %s" % output.read_text()
+            assert time.monotonic() < deadline, "serve did not start: %s" % output.read_text()
+            time.sleep(0.05)
+        assert "the live pages at http://127.0.0.1:%d/" % port in output.read_text()
         base = "http://127.0.0.1:%d" % port
         live = json.load(urllib.request.urlopen(base + "/api/live", timeout=10))
         assert live["event"]["name"] == "Club night" and live["event"]["round"] == 0
@@ -146,8 +150,9 @@ def test_serve_runs_the_broker_server_and_pages_until_interrupted(event):
             process.wait(60)        # 2 s here; a CI machine busy with other tests is slower
         except subprocess.TimeoutExpired:
             process.kill()
-            raise
-    assert process.returncode == 0
+            raise AssertionError("serve did not stop at Ctrl-C; it said:\n%s"
+                                 % output.read_text()[-3000:]) from None
+    assert process.returncode == 0, output.read_text()[-3000:]
 
 
 def test_serve_without_an_event_says_what_to_do(tmp_path, capsys):
