@@ -104,16 +104,18 @@ def test_create_refuses_a_folder_with_an_event(event, capsys):
 
 def test_serve_runs_the_broker_server_and_pages_until_interrupted(event, tmp_path):
     """The real command in its own process: the pages answer, the arbiter pairs round 1 and
-    the tables are told (retained) what they play; Ctrl-C stops everything."""
+    the tables are told (retained) what they play; Ctrl-C stops everything, even when the
+    process was started with SIGINT ignored (as a shell starts a background job: it hung
+    there, when the command waited for a KeyboardInterrupt that never came)."""
     port, mqtt_port = free_port(), free_port()
-    # its output goes to a file, not a pipe: a pipe nobody reads once the pages are up fills,
-    # and the process blocks on its next log line (it hung here, at Ctrl-C, in CI)
+    # its output goes to a file, not a pipe nobody reads once the pages are up
     output = tmp_path / "serve.log"
     with open(output, "w") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "controller", "tournament", "serve", str(event),
              "--mqtt-port", str(mqtt_port), "--port", str(port)],
-            stdout=sink, stderr=subprocess.STDOUT, text=True)
+            stdout=sink, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         deadline = time.monotonic() + 60
         while "the live pages at" not in output.read_text():

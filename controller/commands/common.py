@@ -68,3 +68,25 @@ def ranged(kind: type, low: float, high: float, low_open: bool = False):
                 "more than" if low_open else "at least", low, high, text))
         return value
     return parse
+
+
+def until_stopped() -> str:
+    """Wait for Ctrl-C (SIGINT) or SIGTERM (systemd's stop); which one came, in words. Both are
+    caught here, so a process started with SIGINT ignored (from a shell's background job, say)
+    still stops at Ctrl-C; the handlers before are put back."""
+    import signal
+    import threading
+
+    stopped = threading.Event()
+    why: list[str] = []
+    handlers = {}
+    for signum, words in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")):
+        handlers[signum] = signal.signal(
+            signum, lambda *_, words=words: (why.append(words), stopped.set()))
+    try:
+        while not stopped.wait(0.2):
+            pass
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    return why[0]

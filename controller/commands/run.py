@@ -38,7 +38,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from controller.commands.common import parse_options
+from controller.commands.common import parse_options, until_stopped
 from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
 
@@ -223,22 +223,6 @@ def _companion(args: argparse.Namespace):
     return publisher.publish, stop
 
 
-def _until_stopped() -> str:
-    """Wait for Ctrl-C or SIGTERM; which one came."""
-    import signal
-    import threading
-
-    stopped = threading.Event()
-    why = []
-    signal.signal(signal.SIGTERM, lambda *_: (why.append("SIGTERM"), stopped.set()))
-    try:
-        while not stopped.wait(0.2):
-            pass
-    except KeyboardInterrupt:
-        why.append("Ctrl-C")
-    return why[0]
-
-
 def sensing_of(profile) -> str:
     return "activity" if profile.sensors.kind == "digital" else "counting"
 
@@ -282,7 +266,7 @@ def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
             "equals" if done else "differs from")
     if stop is not None:
         print("the game is over; the page stays up until Ctrl-C", flush=True)
-        logging.getLogger("layli").info("stopped (%s)", _until_stopped())
+        logging.getLogger("layli").info("stopped (%s)", until_stopped())
         stop()
     return 0 if done else 1
 
@@ -324,7 +308,9 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
                     publish=publish)
     link, agent = tournament_table(config, runner, state)
     stop = []
+    # both caught here: a process started with SIGINT ignored still stops at Ctrl-C
     signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
+    signal.signal(signal.SIGINT, lambda *_: stop.append("Ctrl-C"))
     log.info("running %s (%s); state in %s", profile.name, profile.title, state)
     try:
         tick = time.monotonic()

@@ -33,7 +33,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from controller.commands.common import parse_options, ranged
+from controller.commands.common import parse_options, ranged, until_stopped
 from controller.errors import UsageError
 
 ARBITERS_FILE = "arbiters.json"
@@ -206,8 +206,6 @@ def create(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import time
-
     from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
     from controller.tournament.credentials import Credentials, CredentialsError
     from controller.tournament.server import TournamentServer
@@ -247,11 +245,7 @@ def serve(args: argparse.Namespace) -> int:
             raise UsageError(str(error))
         print("the broker is at %s; the live pages at %s (arbiter: %sarbiter)" % (
             url, page, page), flush=True)
-        try:
-            while True:
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
+        logging.getLogger(__name__).info("stopping (%s)", until_stopped())
         instance.should_exit = True
         thread.join(5)
         server.stop()
