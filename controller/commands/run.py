@@ -309,8 +309,8 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
     link, agent = tournament_table(config, runner, state)
     stop = []
     # both caught here: a process started with SIGINT ignored still stops at Ctrl-C
-    signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
-    signal.signal(signal.SIGINT, lambda *_: stop.append("Ctrl-C"))
+    before = {signum: signal.signal(signum, lambda *_, words=words: stop.append(words))
+              for signum, words in ((signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C"))}
     log.info("running %s (%s); state in %s", profile.name, profile.title, state)
     try:
         tick = time.monotonic()
@@ -320,9 +320,9 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
                 agent.step()
             tick += 0.0125
             time.sleep(max(0.0, tick - time.monotonic()))
-    except KeyboardInterrupt:
-        stop.append("Ctrl-C")
     finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
         io.close()
         if link is not None:
             link.close()

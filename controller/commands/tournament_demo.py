@@ -20,7 +20,7 @@ import sys
 import time
 import webbrowser
 
-from controller.commands.common import ranged
+from controller.commands.common import ranged, until_stopped
 from controller.errors import UsageError
 
 DEFAULT_PORT = 8770
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             _print_summary(summary)
             if pages is not None and pages.url:
                 print("the live pages stay up at %s until Ctrl-C" % pages.url, flush=True)
-                _until_interrupted()
+                until_stopped()
     finally:
         if pages is not None:
             pages.stop()
@@ -153,14 +153,6 @@ def _print_summary(summary: dict) -> None:
         print("%4d  %-14s %6g %5d %9g %7g %+6d" % (
             row["rank"], row["name"], row["points"], row["games"], row["buchholz"],
             row["sonneborn_berger"], row["seed_difference"]))
-
-
-def _until_interrupted() -> None:
-    try:
-        while True:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":
