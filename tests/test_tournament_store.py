@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from controller.tournament.model import Pairing, Player, Result
 from controller.tournament.store import (
     SCHEMA_VERSION, TIE_BREAKS, Correction, Event, GameRow, Relocation, ResultConflict,
-    SchemaError, Store, StoreError, TableRow, result_text)
+    Retirement, SchemaError, Store, StoreError, TableRow, result_text)
 
 ROOT = Path(__file__).resolve().parents[1]
 WIN = Result(1.0, 30, 18)
@@ -566,6 +566,34 @@ def test_a_game_moves_to_a_spare_table_with_the_arbiters_reason_kept():
         store._db.execute("DELETE FROM relocations")
 
 
+def test_a_retired_table_is_paired_no_more_until_it_returns():
+    store = started(players=5)
+    before = dump(store)
+    refused("table table-1 has game Club night/r1/b1, which has no result: move it to another "
+            "table first (or enter its result)", store.retire_table, "table-1", "Ali", "dead")
+    refused("there is no table 'table-9' at this event", store.retire_table, "table-9", "Ali",
+            "dead")
+    refused("the reason for retiring table table-3 must not be empty", store.retire_table,
+            "table-3", "Ali", "")
+    refused("table table-3 is not retired", store.return_table, "table-3")
+    assert dump(store) == before
+    store.retire_table("table-3", "Ali", "its cells are broken")
+    assert store.retired() == {"table-3": Retirement("table-3", "Ali", "its cells are broken",
+                                                     store.retired()["table-3"].at)}
+    refused("table table-3 is retired already", store.retire_table, "table-3", "Ali", "again")
+    refused("table table-3 is retired (its cells are broken): return it to play first",
+            store.move_game, "Club night/r1/b2", "table-3", "Ali", "dead", 0)
+    store.record_result("Club night/r1/b1", WIN, RECORD)
+    store.record_result("Club night/r1/b2", WIN, RECORD)
+    refused("round 2 board 1: table table-3 is retired", store.add_round, 2,
+            [Pairing(2, 1, 1, 3), Pairing(2, 2, 2, 4), Pairing(2, 3, 5, None)],
+            {1: "table-3", 2: "table-2"})
+    store.return_table("table-3")
+    assert store.retired() == {}
+    store.add_round(2, [Pairing(2, 1, 1, 3), Pairing(2, 2, 2, 4), Pairing(2, 3, 5, None)],
+                    {1: "table-3", 2: "table-2"})
+    assert store.game("Club night/r2/b1").table == "table-3"
+
 def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     path = str(tmp_path / "event.db")
     started(path).close()
@@ -574,6 +602,7 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
         db.execute("DROP TRIGGER %s" % name)
     db.execute("DROP TABLE relocations")
     db.execute("DROP TABLE moves")
+    db.execute("DROP TABLE retired")
     db.execute("UPDATE layli_schema SET version = 1")
     db.commit()
     db.close()
@@ -581,6 +610,7 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     assert store._db.execute("SELECT version FROM layli_schema").fetchone()[0] == SCHEMA_VERSION
     assert store.record_move("Club night/r1/b1", "table-1", 1, 2)
     assert store.moves("Club night/r1/b1") == [2] and store.relocations() == []
+    assert store.retired() == {}
     assert [row.id for row in store.games()][:2] == ["Club night/r1/b1", "Club night/r1/b2"]
     store.close()
 

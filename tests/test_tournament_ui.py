@@ -264,6 +264,17 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, brow
     event.finish(event.store.game(first.id))
     page.wait_for_function("document.querySelector('#games tr[data-game=\"%s\"] "
                            "[data-action=move]').disabled" % first.id, timeout=WAIT)
+    # table-2's board is broken: it is retired, paired no more, then returned
+    page.select_option("#retire-table", "table-2")
+    page.fill("#retire-reason", "two cells are dead")
+    page.click("#retire-submit")
+    shows(page, "#said", "table-2 is retired")
+    shows(page, '#tables tr[data-table="table-2"] .retired', "two cells are dead")
+    assert "table-2" in event.store.retired()
+    assert page.locator("#move-table option").count() == 0
+    page.click('#tables tr[data-table="table-2"] [data-action=return]')
+    shows(page, "#said", "table-2 is back in play")
+    assert event.store.retired() == {}
     context.close()
     assert errors == []
 

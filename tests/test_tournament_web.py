@@ -468,6 +468,34 @@ def test_the_arbiter_moves_a_game_whose_board_failed_to_a_spare_table(event, cli
     answer = post(client, "/arbiter/move", {**good, "table": "table-1"})
     assert answer.status_code == 400 and "has a result already" in answer.json()["error"]
 
+def test_a_broken_table_is_retired_and_paired_no_more_until_it_returns(event, client):
+    row, other = event.games()                 # tables 1 and 2; table-3 is spare (a bye)
+    answer = post(client, "/arbiter/retire", {"table": "table-1", "reason": "cells broken"})
+    assert answer.status_code == 400
+    assert "has game %s, which has no result: move it to another table first" % row.id in \
+        answer.json()["error"]
+    assert post(client, "/arbiter/retire", {"table": "table-1"}).status_code == 400
+    answer = post(client, "/arbiter/move", {"game": row.id, "table": "table-3",
+                                            "reason": "cells broken"})
+    assert answer.status_code == 200
+    answer = post(client, "/arbiter/retire", {"table": "table-1", "reason": "cells broken"})
+    assert answer.status_code == 200, answer.text
+    state = answer.json()
+    assert state["spare_tables"] == []
+    tables = {item["table"]: item["retired"] for item in state["tables"]}
+    assert tables["table-2"] is None and tables["table-1"]["reason"] == "cells broken"
+    assert tables["table-1"]["arbiter"] == "Hodan Arbiter"
+    # round 2 is paired on tables 2 and 3 only
+    event.finish_round()
+    assert post(client, "/arbiter/pair", {"round": 2}).status_code == 200
+    assert sorted(game.table for game in event.games()) == ["table-2", "table-3"]
+    answer = post(client, "/arbiter/return", {"table": "table-1"})
+    assert answer.status_code == 200
+    assert all(item["retired"] is None for item in answer.json()["tables"])
+    assert answer.json()["spare_tables"] == ["table-1"]
+    answer = post(client, "/arbiter/return", {"table": "table-1"})
+    assert answer.status_code == 400 and "table table-1 is not retired" in answer.json()["error"]
+
 def test_an_earlier_rounds_game_is_corrected_and_shown_with_its_round(event, client):
     event.finish_round()
     event.server.pair_next_round()

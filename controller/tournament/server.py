@@ -295,8 +295,9 @@ class TournamentServer:
         return all(row.result is not None for row in self.store.games(self.store.last_round()))
 
     def pair_next_round(self) -> list[Pairing]:
-        """Pair the next round, give its games to the tables (top board on the first table),
-        record it and tell every table what it plays. StoreError or ValueError say why not."""
+        """Pair the next round, give its games to the tables in play (top board on the first;
+        a retired table gets none), record it and tell every table what it plays. StoreError
+        or ValueError say why not."""
         with self._lock:
             store = self.store
             event = store.event()
@@ -314,10 +315,14 @@ class TournamentServer:
                                        total_rounds=event.rounds, absent=absent,
                                        bye_points=event.bye_points)
             boards = [pairing.board for pairing in pairings if not pairing.is_bye]
-            tables = sorted(self._tables, key=_natural)
+            retired = store.retired()
+            tables = sorted((table for table in self._tables if table not in retired),
+                            key=_natural)
             if len(tables) < len(boards):
-                raise StoreError("round %d has %d games and the event %d tables: register "
-                                 "more tables" % (number, len(boards), len(tables)))
+                raise StoreError("round %d has %d games and the event %d tables in play%s: "
+                                 "register more tables" % (
+                                     number, len(boards), len(tables),
+                                     " (retired: %s)" % ", ".join(retired) if retired else ""))
             store.add_round(number, pairings, dict(zip(boards, tables)))
             log.info("round %d paired: %d games", number, len(boards))
         self._announce_round()
@@ -377,6 +382,20 @@ class TournamentServer:
             except RulesError:
                 return moves[:ply]
         return moves
+
+    def retire_table(self, table: str, arbiter: str, reason: str) -> None:
+        """The arbiter takes `table` out of play (its board is broken; see Store.retire_table)."""
+        with self._lock:
+            self.store.retire_table(table, arbiter, reason)
+            log.info("%s retired %s: %s", arbiter, table, reason)
+        self._publish_event()
+
+    def return_table(self, table: str, arbiter: str) -> None:
+        """The arbiter puts a retired `table` back into play, from the next round."""
+        with self._lock:
+            self.store.return_table(table)
+            log.info("%s returned %s to play", arbiter, table)
+        self._publish_event()
 
     def _announce_round(self) -> None:
         """Tell every table what it plays in the latest round (retained)."""

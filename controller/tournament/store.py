@@ -167,7 +167,8 @@ CREATE INDEX rejected_by_reason ON rejected (reason);
 """
 
 # Version 2: the moves of the games in play (what a game moved to another table carries on
-# from) and the log of those moves, append-only. A version 1 file is upgraded when opened.
+# from), the log of those moves (append-only) and the tables the arbiter took out of play. A
+# version 1 file is upgraded when opened.
 _SCHEMA_2 = """
 CREATE TABLE moves (
     game_id TEXT NOT NULL REFERENCES games (id),
@@ -189,6 +190,12 @@ CREATE TRIGGER relocations_are_kept BEFORE DELETE ON relocations
 BEGIN SELECT RAISE(ABORT, 'relocations are never deleted'); END;
 CREATE TRIGGER relocations_are_fixed BEFORE UPDATE ON relocations
 BEGIN SELECT RAISE(ABORT, 'relocations are never changed'); END;
+CREATE TABLE retired (                              -- tables out of play: paired no more
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
 _UPGRADES = {1: _SCHEMA_2}      # from version k to k + 1
 
@@ -286,6 +293,16 @@ class Relocation:
     from_table: str
     to_table: str
     ply: int
+    arbiter: str
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """A table the arbiter took out of play (its board is broken): who, why and when."""
+
+    table: str
     arbiter: str
     reason: str
     at: float
@@ -652,6 +669,49 @@ class Store:
             if cursor.rowcount == 0:
                 raise StoreError("no table %r is registered" % (table_id,))
 
+    def retire_table(self, table_id: str, arbiter: str, reason: str) -> None:
+        """The arbiter takes `table_id` out of play (its board is broken): no round is paired
+        onto it until `return_table`. Refused while it holds a game without a result (move
+        that game first, or enter its result)."""
+        _check_name(arbiter, "the arbiter's name")
+        _check_text(reason, "the reason for retiring table %s" % table_id)
+        with self._write() as db:
+            self._check_table_known(db, table_id)
+            if db.execute("SELECT 1 FROM retired WHERE table_id = ?", (table_id,)).fetchone():
+                raise StoreError("table %s is retired already" % table_id)
+            playing = db.execute("SELECT id FROM games WHERE table_id = ? AND round = ? AND id "
+                                 "NOT IN (SELECT game_id FROM results)",
+                                 (table_id, self._last_round(db))).fetchone()
+            if playing:
+                raise StoreError("table %s has game %s, which has no result: move it to "
+                                 "another table first (or enter its result)"
+                                 % (table_id, playing[0]))
+            db.execute("INSERT INTO retired VALUES (?, ?, ?, ?)",
+                       (table_id, arbiter, reason, self._clock()))
+
+    def return_table(self, table_id: str) -> None:
+        """Put a retired table back into play (its board is mended): paired from the next
+        round."""
+        with self._write() as db:
+            self._check_table_known(db, table_id)
+            if not db.execute("DELETE FROM retired WHERE table_id = ?", (table_id,)).rowcount:
+                raise StoreError("table %s is not retired" % table_id)
+
+    def retired(self) -> dict[str, Retirement]:
+        """The tables out of play, by id."""
+        with self._read() as db:
+            return self._retired(db)
+
+    def _retired(self, db: sqlite3.Connection) -> dict[str, Retirement]:
+        return {row[0]: Retirement(*row) for row in db.execute(
+            "SELECT table_id, arbiter, reason, at FROM retired ORDER BY table_id")}
+
+    def _check_table_known(self, db: sqlite3.Connection, table_id: str) -> None:
+        tables = [row.id for row in self._tables(db)]
+        if table_id not in tables:
+            raise StoreError("there is no table %r at this event (its tables: %s)" % (
+                table_id, ", ".join(tables)))
+
     def tables(self) -> list[TableRow]:
         """Every table, by id."""
         with self._read() as db:
@@ -716,6 +776,7 @@ class Store:
         active = {row[0]: row[1] for row in db.execute(
             "SELECT number, withdrawn_from FROM players")}
         known_tables = {row[0] for row in db.execute("SELECT id FROM tables")}
+        retired = self._retired(db)
         seen: dict[int, int] = {}
         for pairing in pairings:
             if not isinstance(pairing, Pairing):
@@ -743,6 +804,8 @@ class Store:
                     raise StoreError("%s has no table" % board)
                 if table not in known_tables:
                     raise StoreError("%s: no table %r is registered" % (board, table))
+                if table in retired:
+                    raise StoreError("%s: table %s is retired" % (board, table))
         boards = sorted(pairing.board for pairing in pairings)
         if boards != list(range(1, len(pairings) + 1)):
             raise StoreError("%s: boards must be numbered 1 to %d, each once, not %s"
@@ -977,16 +1040,18 @@ class Store:
                                  % (game_id, _described(self._result(db, game_id))))
             old, round = db.execute("SELECT table_id, round FROM games WHERE id = ?",
                                     (game_id,)).fetchone()
-            tables = [row.id for row in self._tables(db)]
-            if table not in tables:
-                raise StoreError("there is no table %r at this event (its tables: %s)" % (
-                    table, ", ".join(tables)))
+            self._check_table_known(db, table)
             if table == old:
                 raise StoreError("game %s is at %s already" % (game_id, table))
+            retired = self._retired(db)
+            if table in retired:
+                raise StoreError("table %s is retired (%s): return it to play first, or "
+                                 "choose another" % (table, retired[table].reason))
             busy = dict(db.execute("SELECT table_id, id FROM games WHERE round = ? AND "
                                    "table_id IS NOT NULL", (round,)).fetchall())
             if table in busy:
-                spare = [other for other in tables if other not in busy]
+                spare = [row.id for row in self._tables(db)
+                         if row.id not in busy and row.id not in retired]
                 raise StoreError("%s has game %s of round %d: choose a table with no game "
                                  "this round (%s)" % (
                                      table, busy[table], round,
@@ -1105,6 +1170,7 @@ class Store:
             rounds = db.execute("SELECT round, paired_at FROM rounds ORDER BY round").fetchall()
             games = self._games(db, "1", ())
             tables = self._tables(db)
+            retired = self._retired(db)
             corrections = self._corrections(db, None)
             relocations = self._relocations(db)
             rejected = self._rejected_counts(db)
@@ -1117,8 +1183,10 @@ class Store:
             "players": [{"number": p.number, "name": p.name, "rating": p.rating,
                          "club": p.club, "withdrawn_from": withdrawn[p.name]}
                         for p in players],
-            "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at}
-                       for t in tables],
+            "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at,
+                        "retired": None if t.id not in retired else {
+                            "arbiter": retired[t.id].arbiter, "reason": retired[t.id].reason,
+                            "at": retired[t.id].at}} for t in tables],
             "rounds": [{"round": row[0], "paired_at": row[1]} for row in rounds],
             "games": [{"id": g.id, "round": g.pairing.round, "board": g.pairing.board,
                        "table": g.table, "south": g.pairing.south, "north": g.pairing.north,

@@ -25,8 +25,9 @@ For the arbiters (HTTP Basic authentication against `arbiters`; with none the pa
   ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
   pair two rounds), ``POST /arbiter/move`` ``{"game", "table", "reason"}`` (a game whose
   board failed goes on at a spare table, from the moves its board reported: see
-  `TournamentServer.move_game`). Correcting a game that has no result enters it (its board
-  failed).
+  `TournamentServer.move_game`), ``POST /arbiter/retire`` ``{"table", "reason"}`` and
+  ``POST /arbiter/return`` ``{"table"}`` (a broken table is paired no more, until it is
+  back). Correcting a game that has no result enters it (its board failed).
   Each takes a JSON object with exactly those keys and answers 200 with the new state, or
   400 with ``{"error": "..."}`` naming what was wrong, having changed nothing.
   The arbiter's name (the Basic user name) goes into the store with the action.
@@ -134,6 +135,10 @@ def _move_reason(value: Any, key: str) -> str:
     return _reason(value, key, "the game moves")
 
 
+def _retire_reason(value: Any, key: str) -> str:
+    return _reason(value, key, "the table is retired")
+
+
 def _table(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value:
         raise RequestError("%r must be a table id such as \"table-3\", not %s"
@@ -153,6 +158,8 @@ CORRECT: dict[str, Check] = {"game": _game, "south_points": _points, "south_seed
                              "north_seeds": _seeds, "reason": _reason}
 PAIR: dict[str, Check] = {"round": _round}
 MOVE: dict[str, Check] = {"game": _game, "table": _table, "reason": _move_reason}
+RETIRE: dict[str, Check] = {"table": _table, "reason": _retire_reason}
+RETURN: dict[str, Check] = {"table": _table}
 
 
 def read_body(body: bytes, content_type: str | None, keys: dict[str, Check]) -> dict[str, Any]:
@@ -240,7 +247,8 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
                   ) -> dict[str, Any]:
     """What the arbiter's page shows: the games of `round` (the latest by default) with their
     results, whether the next round can be paired, the newest rejected messages, every
-    correction, the spare tables and every game moved to one."""
+    correction, the tables (retired or in play), the spare ones and every game moved to
+    one."""
     store = server.store
     event = store.event()
     latest = store.last_round()
@@ -249,6 +257,7 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
         paired = "none yet" if not latest else "1" if latest == 1 else "1 to %d" % latest
         raise RequestError("round %d is not paired (rounds paired: %s)" % (round, paired))
     names = {player.number: player.name for player in store.players()}
+    retired = store.retired()
     games = [{
         "game": row.id, "board": row.pairing.board, "table": row.table,
         "south": names[row.pairing.south],
@@ -271,6 +280,10 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
                          "reason": item.reason, "at": item.at}
                         for item in store.corrections()],
         "spare_tables": spare_tables(server),
+        "tables": [{"table": row.id, "status": row.status,
+                    "retired": None if row.id not in retired else {
+                        "arbiter": retired[row.id].arbiter, "reason": retired[row.id].reason,
+                        "at": retired[row.id].at}} for row in store.tables()],
         "relocations": [{"game": item.game_id, "from": item.from_table, "to": item.to_table,
                          "ply": item.ply, "arbiter": item.arbiter, "reason": item.reason,
                          "at": item.at} for item in store.relocations()],
@@ -278,11 +291,12 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
 
 
 def spare_tables(server: TournamentServer) -> list[str]:
-    """The tables with no game in the latest round, in order: where a game whose board failed
-    can move (see TournamentServer.move_game)."""
+    """The tables in play with no game in the latest round, in order: where a game whose
+    board failed can move (see TournamentServer.move_game)."""
     store = server.store
     busy = {row.table for row in store.games(store.last_round())} if store.last_round() else set()
-    return [row.id for row in store.tables() if row.id not in busy]
+    retired = store.retired()
+    return [row.id for row in store.tables() if row.id not in busy and row.id not in retired]
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -492,6 +506,14 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         server.move_game(fields["game"], fields["table"], arbiter, fields["reason"])
         return round
 
+    def retire(fields: dict[str, Any], arbiter: str) -> None:
+        server.retire_table(fields["table"], arbiter, fields["reason"])
+        return None
+
+    def return_(fields: dict[str, Any], arbiter: str) -> None:
+        server.return_table(fields["table"], arbiter)
+        return None
+
     def pair(fields: dict[str, Any], arbiter: str) -> None:
         latest, rounds = store.last_round(), store.event().rounds
         wanted = fields["round"]
@@ -523,6 +545,8 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         Route("/arbiter/correct", action(CORRECT, correct), methods=["POST"]),
         Route("/arbiter/pair", action(PAIR, pair), methods=["POST"]),
         Route("/arbiter/move", action(MOVE, move), methods=["POST"]),
+        Route("/arbiter/retire", action(RETIRE, retire), methods=["POST"]),
+        Route("/arbiter/return", action(RETURN, return_), methods=["POST"]),
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
         Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

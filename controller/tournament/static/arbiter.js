@@ -1,5 +1,6 @@
 // The arbiter's page: the games of a round with their results, confirm and correct, pair the
-// next round, move a game whose board failed to a spare table, and what the server rejected. What it shows comes from /arbiter/state, fetched
+// next round, move a game whose board failed to a spare table, retire a broken table (and
+// return it), and what the server rejected. What it shows comes from /arbiter/state, fetched
 // again whenever the live feed says the event changed; every action answers with the new state.
 "use strict";
 
@@ -85,6 +86,7 @@
                            game.game)));
     if ([...select.options].some((option) => option.value === keep)) select.value = keep;
     showMoves();
+    showTables();
     const counts = Object.entries(state.rejected_counts);
     $("rejected-counts").textContent = counts.length
       ? "(" + counts.map(([reason, n]) => `${reason}: ${n}`).join(", ") + ")" : "(none)";
@@ -119,6 +121,25 @@
         make("td", {}, item.from), make("td", {}, item.to),
         make("td", {"class": "number"}, String(item.ply)),
         make("td", {}, item.arbiter), make("td", {}, item.reason))));
+  }
+
+  function showTables() {
+    $("tables").replaceChildren(...state.tables.map((item) => {
+      const back = make("button", {type: "button", "data-action": "return"}, "Return to play");
+      back.addEventListener("click", () => act("return", {table: item.table},
+                                              `${item.table} is back in play`));
+      return make("tr", {"data-table": item.table},
+        make("td", {}, item.table), make("td", {}, item.status),
+        make("td", {"class": "retired"}, item.retired
+          ? `${item.retired.reason} (${item.retired.arbiter}, ${Layli.clock(item.retired.at)})`
+          : ""),
+        make("td", {"class": "actions"}, item.retired ? back : ""));
+    }));
+    const select = $("retire-table");
+    const keep = select.value;
+    select.replaceChildren(...state.tables.filter((item) => !item.retired).map(
+      (item) => new Option(item.table)));
+    if ([...select.options].some((option) => option.value === keep)) select.value = keep;
   }
 
   function fillForm(game) {
@@ -207,6 +228,15 @@
     if (await act("move", {game: game, table: table, reason: $("move-reason").value},
                   `board ${row ? row.board : game} moves to ${table}`)) {
       $("move").reset();
+    }
+  });
+
+  $("retire").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const table = $("retire-table").value;
+    if (await act("retire", {table: table, reason: $("retire-reason").value},
+                  `${table} is retired: no round is paired onto it`)) {
+      $("retire").reset();
     }
   });
 
