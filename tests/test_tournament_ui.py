@@ -35,15 +35,28 @@ def served():
     stop()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
+def checked_page(browser, **options):
+    """A page in a new context (`options`: the context's), whose script errors fail the test
+    when it is done."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900}, **options)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
     context.close()
     assert errors == [], "the page's scripts failed: %s" % errors
+
+
+@pytest.fixture
+def page(browser):
+    yield from checked_page(browser)
+
+
+@pytest.fixture
+def arbiter_page(browser):
+    """A page signed in as the arbiter Deeqa."""
+    yield from checked_page(browser, http_credentials={
+        "username": "Deeqa", "password": ARBITERS["Deeqa"]})
 
 
 def texts(page, selector: str) -> list[str]:
@@ -178,13 +191,9 @@ def test_the_table_page_shows_the_board_of_a_state_message(served, page):
     assert counts(page, "#big-board") == [str(n) for n in pits + [3, 1]]
 
 
-def test_the_arbiter_confirms_corrects_and_pairs_through_the_page(served, browser):
+def test_the_arbiter_confirms_corrects_and_pairs_through_the_page(served, arbiter_page):
     url, event = served
-    context = browser.new_context(viewport={"width": 1300, "height": 900}, http_credentials={
-        "username": "Deeqa", "password": ARBITERS["Deeqa"]})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = arbiter_page
     first, second = event.games()
     result = event.finish(first)
     page.goto(url + "arbiter")
@@ -234,17 +243,11 @@ def test_the_arbiter_confirms_corrects_and_pairs_through_the_page(served, browse
     # an earlier round, picked from the list
     page.select_option("#round-choice", "1")
     shows(page, row + " .status", "corrected by the arbiter")
-    context.close()
-    assert errors == []
 
 
-def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, browser):
+def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, arbiter_page):
     url, event = served
-    context = browser.new_context(viewport={"width": 1300, "height": 900}, http_credentials={
-        "username": "Deeqa", "password": ARBITERS["Deeqa"]})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = arbiter_page
     first, second = event.games()
     assert event.send(first.table, "move", messages.move(first.table, first.id, 1, 3, 1.0))
     page.goto(url + "arbiter")
@@ -275,8 +278,6 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, brow
     page.click('#tables tr[data-table="table-2"] [data-action=return]')
     shows(page, "#said", "table-2 is back in play")
     assert event.store.retired() == {}
-    context.close()
-    assert errors == []
 
 def test_64_tables_on_one_page(browser):
     event = LiveEvent(tables=64, players=[("Player %d" % n, 1400 + n) for n in range(128)])

@@ -1184,9 +1184,7 @@ class Store:
                          "club": p.club, "withdrawn_from": withdrawn[p.name]}
                         for p in players],
             "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at,
-                        "retired": None if t.id not in retired else {
-                            "arbiter": retired[t.id].arbiter, "reason": retired[t.id].reason,
-                            "at": retired[t.id].at}} for t in tables],
+                        "retired": _retirement_json(retired.get(t.id))} for t in tables],
             "rounds": [{"round": row[0], "paired_at": row[1]} for row in rounds],
             "games": [{"id": g.id, "round": g.pairing.round, "board": g.pairing.board,
                        "table": g.table, "south": g.pairing.south, "north": g.pairing.north,
@@ -1220,6 +1218,12 @@ class Store:
                 "%d-%d" % (result.south_seeds, result.north_seeds) if result else "",
                 game.status))
         return out.getvalue()
+
+
+def _retirement_json(item: Retirement | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    return {"arbiter": item.arbiter, "reason": item.reason, "at": item.at}
 
 
 def _result_json(result: Result | None) -> dict[str, Any] | None:

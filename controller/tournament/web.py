@@ -69,6 +69,7 @@ from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
 from controller.tournament.store import Correction, Event, GameRow, StoreError, result_text
 from controller.tournament.store import _result_json as result_json   # as export_json writes it
+from controller.tournament.store import _retirement_json as retirement_json   # the same
 from controller.web.companion import STATIC as SHARED_STATIC
 
 STATIC = Path(__file__).parent / "static"
@@ -281,9 +282,7 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
                         for item in store.corrections()],
         "spare_tables": spare_tables(server),
         "tables": [{"table": row.id, "status": row.status,
-                    "retired": None if row.id not in retired else {
-                        "arbiter": retired[row.id].arbiter, "reason": retired[row.id].reason,
-                        "at": retired[row.id].at}} for row in store.tables()],
+                    "retired": retirement_json(retired.get(row.id))} for row in store.tables()],
         "relocations": [{"game": item.game_id, "from": item.from_table, "to": item.to_table,
                          "ply": item.ply, "arbiter": item.arbiter, "reason": item.reason,
                          "at": item.at} for item in store.relocations()],
