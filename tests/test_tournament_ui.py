@@ -275,6 +275,11 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, arbi
     shows(page, '#tables tr[data-table="table-2"] .retired', "two cells are dead")
     assert "table-2" in event.store.retired()
     assert page.locator("#move-table option").count() == 0
+    live = page.context.new_page()          # the live page says so on its card
+    live.goto(url)
+    shows(live, '[data-table="table-2"] .table-status', "retired")
+    shows(live, '[data-table="table-2"] .turn', "out of play: two cells are dead")
+    live.close()
     page.click('#tables tr[data-table="table-2"] [data-action=return]')
     shows(page, "#said", "table-2 is back in play")
     assert event.store.retired() == {}

@@ -485,6 +485,7 @@ def test_a_broken_table_is_retired_and_paired_no_more_until_it_returns(event, cl
     tables = {item["table"]: item["retired"] for item in state["tables"]}
     assert tables["table-2"] is None and tables["table-1"]["reason"] == "cells broken"
     assert tables["table-1"]["arbiter"] == "Hodan Arbiter"
+    assert client.get("/api/live").json()["tables"]["table-1"]["retired"] == "cells broken"
     # round 2 is paired on tables 2 and 3 only
     event.finish_round()
     assert post(client, "/arbiter/pair", {"round": 2}).status_code == 200

@@ -17,7 +17,8 @@ recorded already is a duplicate, counted and acknowledged again), and the table 
 
 The live feed (`self.live`, a `controller.web.companion.Publisher`) holds the latest of each of
 these, as JSON, for the live pages: "event" (settings and counters), "pairings", "standings",
-and "table/<id>" for every table (presence, status, its board, the last move).
+and "table/<id>" for every table (presence, status, its board, the last move, and why it is
+retired if it is).
 """
 
 from __future__ import annotations
@@ -119,10 +120,13 @@ class TournamentServer:
         client.on_message = self._on_message
         self._client = client
         self._address = (host, port, keepalive)
+        retired = store.retired()
         for row in store.tables():
             self._tables[row.id] = {"type": "table", "table": row.id, "presence": "offline",
                                     "status": row.status if row.status != "online" else "offline",
-                                    "state": None, "last_move": None, "at": row.seen_at}
+                                    "state": None, "last_move": None, "at": row.seen_at,
+                                    "retired": retired[row.id].reason if row.id in retired
+                                    else None}
         self._publish_all()
 
     # --- running ----------------------------------------------------------------------------
@@ -388,6 +392,7 @@ class TournamentServer:
         with self._lock:
             self.store.retire_table(table, arbiter, reason)
             log.info("%s retired %s: %s", arbiter, table, reason)
+            self._retired(table, reason)
         self._publish_event()
 
     def return_table(self, table: str, arbiter: str) -> None:
@@ -395,7 +400,14 @@ class TournamentServer:
         with self._lock:
             self.store.return_table(table)
             log.info("%s returned %s to play", arbiter, table)
+            self._retired(table, None)
         self._publish_event()
+
+    def _retired(self, table: str, reason: str | None) -> None:
+        """Show on the live pages why `table` is out of play (None: it is in play)."""
+        if table in self._tables:           # (a table registered since the server started
+            self._tables[table]["retired"] = reason     # is known after its restart)
+            self._publish_table(table)
 
     def _announce_round(self) -> None:
         """Tell every table what it plays in the latest round (retained)."""

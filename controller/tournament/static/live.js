@@ -125,10 +125,11 @@
     entry.view = view;
     const node = entry.node;
     node.dataset.status = view.status;
-    node.querySelector(".table-status").textContent = view.status;
+    node.toggleAttribute("data-retired", Boolean(view.retired));
+    node.querySelector(".table-status").textContent = view.retired ? "retired" : view.status;
     entry.board.draw(view.state);
-    node.querySelector(".turn").textContent = view.status === "offline" && !view.state
-      ? "not heard from" : Layli.turnWords(view);
+    node.querySelector(".turn").textContent = view.retired ? "out of play: " + view.retired
+      : view.status === "offline" && !view.state ? "not heard from" : Layli.turnWords(view);
     const faults = view.state ? view.state.faults : [];
     node.querySelector(".faults").replaceChildren(...faults.map((words) => make("li", {}, words)));
     showPlayers(view.table);
