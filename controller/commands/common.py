@@ -1,9 +1,11 @@
-"""Argument helpers shared by the commands that start a game (host-only)."""
+"""Argument helpers and the wait for a stop shared by the commands (host-only)."""
 
 from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from controller.rules import Rules, RulesError, deal_random_setup
 from controller.rules.variants import parse_number, parse_option_text
@@ -70,23 +72,29 @@ def ranged(kind: type, low: float, high: float, low_open: bool = False):
     return parse
 
 
-def until_stopped() -> str:
-    """Wait for Ctrl-C (SIGINT) or SIGTERM (systemd's stop); which one came, in words. Both are
-    caught here, so a process started with SIGINT ignored (from a shell's background job, say)
-    still stops at Ctrl-C; the handlers before are put back."""
+@contextmanager
+def stop_signals(stop: list[str]) -> Iterator[None]:
+    """Within it, Ctrl-C (SIGINT) and SIGTERM (systemd's stop) append "Ctrl-C" or "SIGTERM" to
+    `stop` instead of ending the process; the handlers before are put back after. Both are
+    caught here, so a process started with SIGINT ignored (a shell's background job, say)
+    still stops at Ctrl-C."""
     import signal
-    import threading
 
-    stopped = threading.Event()
-    why: list[str] = []
-    handlers = {}
-    for signum, words in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")):
-        handlers[signum] = signal.signal(
-            signum, lambda *_, words=words: (why.append(words), stopped.set()))
+    before = {signum: signal.signal(signum, lambda *_, words=words: stop.append(words))
+              for signum, words in ((signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM"))}
     try:
-        while not stopped.wait(0.2):
-            pass
+        yield
     finally:
-        for signum, handler in handlers.items():
+        for signum, handler in before.items():
             signal.signal(signum, handler)
-    return why[0]
+
+
+def until_stopped() -> str:
+    """Wait for Ctrl-C or SIGTERM (`stop_signals`); which one came, in words."""
+    import time
+
+    stop: list[str] = []
+    with stop_signals(stop):
+        while not stop:
+            time.sleep(0.2)
+    return stop[0]

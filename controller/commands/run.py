@@ -38,7 +38,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from controller.commands.common import parse_options, until_stopped
+from controller.commands.common import parse_options, stop_signals, until_stopped
 from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
 
@@ -273,7 +273,6 @@ def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
 
 def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
     """The board's loop until SIGTERM or Ctrl-C: 80 steps a second."""
-    import signal
     import time
 
     from controller.runner import Runner, open_session
@@ -307,22 +306,18 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
                     max_count=sum(session.game.setup), players=config["players"],
                     publish=publish)
     link, agent = tournament_table(config, runner, state)
-    stop = []
-    # both caught here: a process started with SIGINT ignored still stops at Ctrl-C
-    before = {signum: signal.signal(signum, lambda *_, words=words: stop.append(words))
-              for signum, words in ((signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C"))}
+    stop: list[str] = []
     log.info("running %s (%s); state in %s", profile.name, profile.title, state)
     try:
-        tick = time.monotonic()
-        while not stop:
-            runner.step()
-            if agent is not None:
-                agent.step()
-            tick += 0.0125
-            time.sleep(max(0.0, tick - time.monotonic()))
+        with stop_signals(stop):
+            tick = time.monotonic()
+            while not stop:
+                runner.step()
+                if agent is not None:
+                    agent.step()
+                tick += 0.0125
+                time.sleep(max(0.0, tick - time.monotonic()))
     finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
         io.close()
         if link is not None:
             link.close()
