@@ -78,6 +78,16 @@ def unpack(words, positions):
     return values
 
 
+def chain_position(k):
+    """How many bits out of a 74HC165 chain cell k comes (0: the first): chain input k is
+    input "ABCDEFGH"[k % 8] of register k // 8, and each register shifts out H first.
+
+        >>> [chain_position(k) for k in (0, 7, 8, 25)]
+        [7, 0, 15, 30]
+    """
+    return 8 * (k // 8) + 7 - k % 8
+
+
 def gain_pulses(gain):
     """The extra clock pulses that select `gain` (128, 64 or 32), or a ValueError."""
     pulses = GAIN_PULSES.get(gain)
@@ -209,9 +219,11 @@ class HX711Array(_Reader):
 class HX711Chain(_Reader):
     """HX711s on one clock pin, their DOUTs latched into a chain of 74HC165s: SH/LD on GPIO
     clock + 1, CLK on clock + 2 (three consecutive pins: one SET drives them), the chain's
-    output on `serial`. Cell i is wired to the i-th input shifted out (the first register's H
-    input, then G ... A, then the next register's H ...); inputs left over are tied low.
-    Up to 32 cells (four registers) on one state machine. At 4 MHz SCK is high for 0.5 us and
+    output on `serial` (the first register's QH). Cell k is wired to chain input k: input
+    "ABCDEFGH"[k % 8] of register k // 8 (the profiles' `sr.k`); inputs left over are tied
+    low. A 74HC165 shifts out its H input first (TI's SN74HC165 datasheet: QH is the last
+    flip-flop), then G ... A, then the next register's H: `chain_position` says where each
+    cell's bit comes. Up to 32 cells (four registers) on one state machine. At 4 MHz SCK is high for 0.5 us and
     a reading takes about 0.8 ms: after each SCK pulse the program latches every DOUT and
     shifts all 32 bits in, one word per bit; before a reading it shifts them in to check that
     every DOUT is low."""
@@ -227,7 +239,7 @@ class HX711Chain(_Reader):
         machine.Pin(serial, machine.Pin.IN)
         self.gain = gain
         # autopush after `bits` bits: the first bit shifted out is the word's highest
-        positions = [bits - 1 - i for i in range(cells)]
+        positions = [bits - 1 - chain_position(k) for k in range(cells)]
         self._start(state_machine, chain_program(bits, gain_pulses(gain)), freq, positions,
                     in_base=machine.Pin(serial), jmp_pin=machine.Pin(serial),
                     set_base=machine.Pin(clock))

@@ -37,6 +37,7 @@ FIRMWARE = CHECKOUT / "firmware"
 FAKES = FIRMWARE / "fakes"
 FIRMWARE_TESTS = FIRMWARE / "tests"
 HELPERS = CHECKOUT / "tests" / "portable" / "helpers.py"
+PARTS = CHECKOUT / "simulator" / "parts"       # the datasheet models the fakes stand on
 PLAIN_TESTS = Path(micropython.__file__).with_name("plain_tests.py")
 MODULES = sorted(path.stem for path in FIRMWARE_TESTS.glob("test_*.py"))
 
@@ -80,6 +81,8 @@ def micropython_run():
     for folder, prefix in ((FAKES, "fakes/"), (FIRMWARE_TESTS, "fwtests/")):
         for path in folder.glob("*.py"):
             files[prefix + path.name] = path.read_bytes()
+    for path in [CHECKOUT / "simulator" / "__init__.py", *sorted(PARTS.glob("*.py"))]:
+        files[path.relative_to(CHECKOUT).as_posix()] = path.read_bytes()   # the part models
     files["fwtests/helpers.py"] = HELPERS.read_bytes()
     files["plain_tests.py"] = PLAIN_TESTS.read_bytes()
     script = ("import sys\n"

@@ -23,6 +23,7 @@ Works under MicroPython and CPython.
 """
 
 import machine
+from simulator.parts.hc165 import HC165Chain
 
 PERIOD_US = 12500           # 80 conversions a second
 HIGH_LIMIT_US = 60          # SCK high longer than this powers an HX711 down
@@ -128,44 +129,31 @@ def direct(sck, data, values=None, phases=None):
 
 
 class ShiftChain:
-    """74HC165s in a chain: parallel inputs latched while SH/LD (`latch`) is low, shifted one
-    place towards the output `serial` (the first register's QH) on each rising edge of `clock`
-    while SH/LD is high. `inputs[k]` is the level function of the k-th bit out (None: tied low);
-    each register holds 8 of them."""
+    """74HC165s in a chain on the fake pins: SH/LD on `latch`, CLK on `clock`, U1's QH on
+    `serial`; the registers themselves are simulator/parts/hc165.py's datasheet model (H
+    shifted out first). `inputs[k]` is the level function of chain input k (chip k // 8's
+    input "ABCDEFGH"[k % 8]; None: tied low)."""
 
     def __init__(self, latch, clock, serial, inputs):
-        self.inputs = inputs
+        self.model = HC165Chain((len(inputs) + 7) // 8)
+        for k in range(len(inputs)):
+            if inputs[k] is not None:
+                self.model.wire(k, inputs[k])
         self.latch_gpio = latch
-        self.bits = [0] * len(inputs)
-        self.loading = False
-        self.shifts = 0
-        machine.watch(latch, self._latch)
-        machine.watch(clock, self._clock)
-        machine.source(serial, self.output)
+        machine.watch(latch, self.model.load)
+        machine.watch(clock, self.model.clock)
+        machine.source(serial, self.model.qh)
 
-    def _load(self, t_us):
-        self.bits = [0 if source is None else source(t_us) for source in self.inputs]
-
-    def _latch(self, level, t_us):
-        self.loading = not level
-        if self.loading:
-            self._load(t_us)
-
-    def _clock(self, level, t_us):
-        if level and not self.loading:
-            self.bits = self.bits[1:] + [0]         # SER of the last register is tied low
-            self.shifts += 1
-
-    def output(self, t_us):
-        if self.loading:
-            self._load(t_us)                        # transparent while loading
-        return self.bits[0]
+    @property
+    def shifts(self):
+        return self.model.shifts
 
 
 def chained(sck, latch, clock, serial, cells, values=None, phases=None):
     """`cells` HX711s sharing clock `sck`, their DOUTs on the inputs of a 74HC165 chain read
-    through `latch`, `clock` and `serial`: cell i is the i-th bit out; the rest of the last
-    register's inputs are tied low. Returns (cells, chain)."""
+    through `latch`, `clock` and `serial`: cell k on chain input k (chip k // 8's input
+    "ABCDEFGH"[k % 8], as the profiles wire `sr.k`); the rest of the last register's inputs
+    are tied low. Returns (cells, chain)."""
     made = []
     for i in range(cells):
         made.append(HX711(sck, 0 if values is None else values[i],
