@@ -1,6 +1,7 @@
 """The Raspberry Pi's drivers, off the hardware: NeoPixels through a recording PixelBuf and
 Blinka's OS-agnostic board, gpiozero devices on its MockFactory, the serial link over pty pairs
-and pyserial's loop:// URL."""
+and pyserial's loop:// URL, the pit expanders through adafruit_mcp230xx on a register model of
+the MCP23017, and the `pi` extra against what Blinka needs on a Raspberry Pi."""
 
 import errno
 import json
@@ -12,18 +13,22 @@ import time
 
 import pytest
 import serial
-from gpiozero import Device
+from adafruit_mcp230xx.mcp23017 import MCP23017 as AdafruitMCP23017
+from gpiozero import Device, DigitalInputDevice
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
 from controller.drivers.common import DeviceError
+from controller.drivers.expander import FULL_READ_MS, MISSES_TO_DISTRUST, ExpanderPits
 from controller.drivers.gpio import BEEPS, BoardButtons, BoardBuzzer, ButtonPress, PitSensors
 from controller.drivers.neopixels import PIXEL_ORDERS, NeoPixelStrip
 from controller.drivers.serial_link import SerialLink
 from controller.guide.frame import Frame, STEADY
 from controller.guide.pixels import LedLayout, render
+from controller.hardware.profile import load as load_profile
 from controller.sensing import ActivitySensor
 from fakes import PtyDevice, RecordingPixelBuf
+from mcp23017_model import MCP23017, I2CBus, wire_int_a
 
 
 # -- NeoPixels
@@ -135,7 +140,11 @@ def run_blinka(code, agnostic):
 def test_the_real_neopixel_driver_on_blinkas_os_agnostic_board():
     out = run_blinka("""
 import json, board, neopixel
+from adafruit_mcp230xx.mcp23017 import MCP23017 as AdafruitMCP23017
+from gpiozero import DigitalInputDevice
+
 from controller.drivers.common import DeviceError
+from controller.drivers.expander import FULL_READ_MS, MISSES_TO_DISTRUST, ExpanderPits
 from controller.drivers.neopixels import NeoPixelStrip
 sent, pins = [], set()
 def record(pin, buf):                       # the agnostic board's neopixel_write is a no-op
@@ -163,7 +172,11 @@ def test_a_machine_blinka_cannot_drive_neopixels_on_gets_a_clear_error():
     out = run_blinka("""
 import json
 from adafruit_blinka.agnostic import detector
+from adafruit_mcp230xx.mcp23017 import MCP23017 as AdafruitMCP23017
+from gpiozero import DigitalInputDevice
+
 from controller.drivers.common import DeviceError
+from controller.drivers.expander import FULL_READ_MS, MISSES_TO_DISTRUST, ExpanderPits
 from controller.drivers.neopixels import NeoPixelStrip
 try:
     NeoPixelStrip(18, 3)
@@ -548,37 +561,319 @@ def test_bad_link_settings_are_refused_by_name():
     link.close()
 
 
-# -- pit sensors behind MCP23017 expanders
+# -- pit sensors behind MCP23017 expanders: the real adafruit_mcp230xx, talking to a model of the
+#    chip written from Microchip's data sheet (tests/mcp23017_model.py), INTA on gpiozero's pins
 
-def test_pits_behind_mcp23017s_read_one_register_pair_each():
-    from controller.drivers.expander import ExpanderPits
-    from fakes import FakeMcpBus
-    bus = FakeMcpBus([0x20, 0x21])
-    pits = ExpanderPits(["south.GPA0", "south.GPB5", "north.GPA3"], {"south": 0x20,
-                                                                      "north": 0x21},
-                        make_i2c=lambda: bus)
-    assert bus.registers[0x20][0x0C:0x0E] == b"\xff\xff"    # pulled up, all inputs
-    assert pits.levels() == [1, 1, 1]                       # nothing drives them: high
-    bus.floating[0x20] = bus.floating[0x21] = 0             # receivers drive their outputs
-    bus.inputs[0x20] = 1 << 13                              # GPB5 high
-    bus.inputs[0x21] = 1 << 3                               # GPA3 high
-    assert pits.levels() == [0, 1, 1] and len(pits) == 3
+INTA_PINS = {"south": 17, "north": 27}        # the shipped profile's, checked below
+FRAME_MS = 12                   # the runner's loop: 80 frames a second
+
+
+class Expanders:
+    """The 2 x 12 pi-direct board's two expanders (South's row at 0x20, North's at 0x21) on a
+    model bus, every receiver seeing its beam, each INTA in `wired` joined to its Pi pin."""
+
+    def __init__(self, pins, wired=("south", "north")):
+        profile = load_profile("pi-direct-2x12")
+        assert {e.name: int(e.interrupt_pin[4:]) for e in profile.expanders} == INTA_PINS
+        self.channels = profile.sensors.channels
+        self.chips = {e.name: MCP23017(e.address) for e in profile.expanders}
+        self.bus = I2CBus(*self.chips.values())
+        self.t = 0
+        for pit in range(24):
+            self.beam(pit, broken=False)
+        self.pits = ExpanderPits(self.channels, {e.name: e.address for e in profile.expanders},
+                                 interrupts=INTA_PINS, make_i2c=lambda: self.bus,
+                                 clock_ms=lambda: self.t)
+        for name in wired:
+            wire_int_a(self.chips[name], pins.pin(INTA_PINS[name]))
+
+    def beam(self, pit, broken):
+        """The receiver of `pit` sinks its output while it sees the beam, lets go when not."""
+        name, pin = self.channels[pit].split(".")
+        self.chips[name].drive(pin, None if broken else 0)
+
+    def frame(self, ms=FRAME_MS):
+        self.t += ms
+        return self.pits.levels()
+
+    def frames_until(self, pit, level, limit_ms=1000):
+        """Frames until `pit` reads `level`; the ms that took."""
+        start = self.t
+        while self.frame()[pit] != level:
+            assert self.t - start < limit_ms, "pit %d never read %d" % (pit, level)
+        return self.t - start
+
+
+def test_the_expanders_are_set_up_as_the_data_sheet_wants(pins):
+    board = Expanders(pins)
+    for chip in board.chips.values():
+        assert chip.violations == []                # GPA7/GPB7 never inputs, no read before
+        assert chip.register16("IODIR") == 0x7F7F   # GPA7 and GPB7 outputs, the rest inputs
+        assert chip.level("GPA7") == chip.level("GPB7") == 0        # ... driven low
+        assert chip.register16("GPPU") == 0x7F7F    # every input pulled up, GPA6/GPB6 too
+        assert chip.undefined == set()              # so no input was ever read floating
+        assert chip.register16("GPINTEN") == 0x3F3F     # interrupts from the pits alone
+        assert chip.register16("INTCON") == chip.register16("IPOL") == 0
+        assert chip.register("IOCON") == 0x44       # MIRROR | ODR; BANK 0, SEQOP 0
+        assert chip.int_a is None                   # released: nothing pending
+        first_read = next(i for i, t in enumerate(board.bus.transfers)
+                          if t[0] == chip.address and t[1] == "read")
+        assert any(t[0] == chip.address and t[2] == 0x00 and len(t[3]) == 2
+                   for t in board.bus.transfers[:first_read])     # IODIR written before it
+    for pin in INTA_PINS.values():
+        assert pins.pin(pin).pull == "up"           # the open drain's only pull-up
+        assert pins.pin(pin).state == 1
+
+
+def test_the_librarys_own_reset_would_make_gpa7_and_gpb7_inputs():
+    # why ExpanderPits builds its MCP23017s with reset=False
+    chip = MCP23017(0x20)
+    AdafruitMCP23017(I2CBus(chip), address=0x20)
+    assert chip.violations == [
+        "IODIRA = 0xFF makes GPA7 an input (it is output only: DS20001952D)",
+        "IODIRB = 0xFF makes GPB7 an input (it is output only: DS20001952D)"]
+
+
+def test_each_pit_reads_its_own_beam(pins):
+    board = Expanders(pins)
+    assert board.frame() == [0] * 24
+    for pit in range(24):
+        board.beam(pit, broken=True)                # a hand: the pull-up takes it high
+        assert board.frame() == [int(p == pit) for p in range(24)]
+        board.beam(pit, broken=False)
+    assert board.frame() == [0] * 24
+    assert all(chip.violations == [] for chip in board.chips.values())
+
+
+def test_an_expander_is_read_only_when_its_inta_says_a_pit_changed(pins):
+    board = Expanders(pins)
+    board.bus.transfers.clear()
+    for _ in range(15):
+        assert board.frame() == [0] * 24           # 180 ms of a still board ...
+    assert board.bus.transfers == []               # ... and not one transfer on the bus
+    board.beam(14, broken=True)                    # North's pit 3, north.GPA2
+    assert pins.pin(INTA_PINS["north"]).state == 0 and pins.pin(INTA_PINS["south"]).state == 1
+    assert board.frame()[14] == 1
+    # one read of GPIOA and GPIOB: GPA2 high, and GPA6/GPB6, unused, held high
+    assert board.bus.reads() == [(0x21, "read", 0x12, bytes([0x44, 0x40]))]
+    assert pins.pin(INTA_PINS["north"]).state == 1                 # the read cleared it
+    board.beam(20, broken=True)                    # North's pit 9, north.GPB2: port B, INTA too
+    assert pins.pin(INTA_PINS["north"]).state == 0 and board.frame()[20] == 1
+    board.bus.transfers.clear()
+    while board.t < FULL_READ_MS:
+        board.frame()
+    # the full read: IODIR written again, GPINTEN read back, GPIO read, on each chip
+    for address in (0x20, 0x21):
+        assert [(t[1], t[2]) for t in board.bus.transfers if t[0] == address and (
+            t[1] == "read" or t[3])] == [("write", 0x00), ("read", 0x04), ("read", 0x12)]
+
+
+def test_a_change_inta_did_not_signal_shows_within_a_full_read(pins, caplog):
+    board = Expanders(pins, wired=("south",))      # north's INTA wire is broken
+    caplog.set_level("WARNING", logger="controller.drivers.expander")
+    for k in range(MISSES_TO_DISTRUST):
+        board.beam(13, broken=k % 2 == 0)          # North's pit 2
+        assert board.frames_until(13, int(k % 2 == 0)) <= FULL_READ_MS + FRAME_MS
+        assert not board.pits.expanders["north"].every_frame or k == MISSES_TO_DISTRUST - 1
+    assert [r.getMessage() for r in caplog.records] == [
+        "expander north: its INTA line (GPIO 27) did not signal 3 changes of the pits in a "
+        "row: check that wire, from the chip's INTA (pin 20 of the DIP) to the Pi; reading this "
+        "expander at every frame from now on"]
+    board.beam(13, broken=True)
+    assert board.frame()[13] == 1                  # read at every frame now
+    south = board.pits.expanders["south"]
+    board.beam(0, broken=True)
+    assert board.frame()[0] == 1 and not south.every_frame     # south's INTA is trusted
+
+
+def test_an_expander_reset_by_a_dip_in_its_supply_is_set_up_again(pins, caplog):
+    board = Expanders(pins)
+    south = board.chips["south"]
+    south.power_on_reset()                         # every pin an input, no pull-ups, no IOC
+    board.beam(3, broken=True)                     # floats: nothing pulls it up now
+    assert board.frames_until(3, 1) <= FULL_READ_MS + FRAME_MS
+    assert south.violations == []                  # nothing read while GPA7/GPB7 were inputs
+    assert south.register16("IODIR") == south.register16("GPPU") == 0x7F7F
+    assert south.register16("GPINTEN") == 0x3F3F and south.register("IOCON") == 0x44
+    assert "expander south at I2C address 0x20 lost its set-up" in caplog.text
+    board.beam(3, broken=False)
+    assert board.frame()[3] == 0                   # and its INTA works again
+
+
+def test_an_expander_without_an_inta_pin_is_read_at_every_frame():
+    chip = MCP23017(0x20)
+    bus = I2CBus(chip)
+    pits = ExpanderPits(["south.GPA0", "south.GPB5"], {"south": 0x20}, make_i2c=lambda: bus)
+    assert pits.levels() == [1, 1] and len(pits) == 2      # nothing drives them: pulled up
+    chip.drive("GPA0", 0)
+    assert pits.levels() == [0, 1] and chip.violations == []
+    assert len(bus.reads(0x20, "GPIOA")) == 3      # the set-up's read, then one a frame
 
 
 @pytest.mark.parametrize("channels, message", [
     (["east.GPA0"], "no expander named 'east'"),
     (["south.GPC1"], "'GPC1' is not an MCP23017 pin"),
     (["south.GPA8"], "'GPA8' is not an MCP23017 pin"),
+    (["south.GPB7"], "'south.GPB7': GPA7 and GPB7 of an MCP23017 are outputs only"),
 ])
 def test_an_expander_input_that_does_not_exist_is_named(channels, message):
-    from controller.drivers.expander import ExpanderPits
-    from fakes import FakeMcpBus
     with pytest.raises(ValueError, match=message):
-        ExpanderPits(channels, {"south": 0x20}, make_i2c=lambda: FakeMcpBus([0x20]))
+        ExpanderPits(channels, {"south": 0x20}, make_i2c=lambda: I2CBus(MCP23017(0x20)))
 
 
-def test_an_expander_that_does_not_answer_is_named():
-    from controller.drivers.expander import ExpanderPits
-    from fakes import FakeMcpBus
+def test_an_expander_that_does_not_answer_is_named(pins):
     with pytest.raises(DeviceError, match="expander north at I2C address 0x21 does not answer"):
-        ExpanderPits(["north.GPA0"], {"north": 0x21}, make_i2c=lambda: FakeMcpBus([0x20]))
+        ExpanderPits(["north.GPA0"], {"north": 0x21}, interrupts={"north": 27},
+                     make_i2c=lambda: I2CBus(MCP23017(0x20)))
+    DigitalInputDevice(27).close()                 # its INTA pin was given back
+
+
+# -- the register model itself, against the data sheet and the library's interrupt API
+
+def test_the_model_interrupts_as_the_data_sheet_says():
+    chip = MCP23017(0x20)
+    lib = AdafruitMCP23017(I2CBus(chip), address=0x20, reset=False)
+    lib.io_control = 0x44                          # MIRROR, ODR
+    lib.iodir = lib.gppu = 0x7F7F
+    lib.interrupt_enable = 1 << 3                  # GPA3
+    lib.clear_ints()
+    chip.drive("GPA3", 0)                          # a change: INTF, INTCAP, INTA and INTB low
+    assert chip.int_a == chip.int_b == 0 and lib.int_flag == [3]
+    chip.drive("GPA3", None)                       # back high while pending: nothing new
+    assert lib.int_flag == [3] and lib.int_cap[3] == 0     # captured at the interrupt
+    assert chip.int_a is None                      # reading INTCAP cleared it (DS 3.6.4)
+    assert lib.gpio >> 3 & 1 == 1
+    lib.io_control = 0x04                          # not mirrored: port A's on INTA only
+    chip.drive("GPA3", 0)
+    assert chip.int_a == 0 and chip.int_b is None
+    lib.clear_inta()
+    lib.interrupt_configuration = lib.default_value = 1 << 3   # against DEFVAL: high
+    assert chip.int_a == 0                         # low differs from DEFVAL
+    lib.clear_ints()
+    assert chip.int_a == 0                         # still differs: interrupts again (DS 3.6.5)
+    chip.drive("GPA3", None)
+    lib.clear_ints()
+    lib.io_control = 0x02                          # push-pull, active high
+    assert chip.int_a == 0 and chip.violations == []
+    chip.drive("GPA3", 0)
+    assert chip.int_a == 1
+
+
+def test_the_model_steps_its_address_pointer_as_the_data_sheet_says():
+    chip = MCP23017(0x20)
+    bus = I2CBus(chip)
+    lib = AdafruitMCP23017(bus, address=0x20, reset=False)
+    lib.iodir = 0x7F7F
+    lib.gpio = 0x0102                              # writes OLATA, OLATB (DS 3.5.10)
+    out = bytearray(3)
+    bus.try_lock()
+    bus.writeto_then_readfrom(0x20, bytes([0x14]), out)    # OLATA, OLATB, then round to 0x00
+    assert out == bytes([0x02, 0x01, 0x7F])
+    bus.writeto(0x20, bytes([0x0A, 0x20]))         # IOCON.SEQOP: the pointer stays in a pair
+    bus.writeto_then_readfrom(0x20, bytes([0x14]), out)
+    assert out == bytes([0x02, 0x01, 0x02])
+    bus.unlock()
+    with pytest.raises(RuntimeError, match="requires lock"):
+        bus.writeto(0x20, b"\x00")
+
+
+# -- the `pi` extra: what Blinka needs on a Raspberry Pi, read from Blinka itself
+
+# a Raspberry Pi 1-4 under Raspberry Pi OS, 64-bit and 32-bit, as PEP 508 markers see it
+PI_MARKERS = [{"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
+               "platform_machine": machine, "extra": "pi"} for machine in ("aarch64", "armv7l")]
+
+
+def pi_extra(environment):
+    """The distributions the installed layli's `pi` extra brings in `environment`, with their
+    requirements."""
+    from importlib.metadata import requires
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    wanted = {}
+    for text in requires("layli") or ():
+        requirement = Requirement(text)
+        if requirement.marker is not None and "extra" in str(requirement.marker) and \
+                requirement.marker.evaluate(environment):
+            wanted[canonicalize_name(requirement.name)] = requirement
+    return wanted
+
+
+def blinka_source(module):
+    """The parsed source of one of Blinka's installed modules ("neopixel_write",
+    "adafruit_blinka.microcontroller.bcm283x.neopixel"), read, not imported: off a Pi,
+    importing it would fail or pick another backend (its packages' __init__s are empty)."""
+    import ast
+    import importlib.util
+
+    path = importlib.util.find_spec(module).origin
+    with open(path, encoding="utf-8") as source:
+        return ast.parse(source.read(), path)
+
+
+def imported_modules(tree):
+    import ast
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update("%s.%s" % (node.module, alias.name) for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("environment", PI_MARKERS, ids=lambda e: e["platform_machine"])
+def test_the_pi_extra_brings_blinkas_raspberry_pi_backends(environment):
+    from importlib.metadata import packages_distributions, version
+    from types import SimpleNamespace
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    dependencies = pytest.importorskip(
+        "adafruit_blinka.platform_dependencies",
+        reason="Blinka before 10.0 declared its Raspberry Pi backends itself")
+
+    # what Blinka says a Raspberry Pi 1-4 needs, in its own words
+    pi4 = SimpleNamespace(board=SimpleNamespace(any_raspberry_pi=True,
+                                                any_raspberry_pi_5_board=False,
+                                                any_jetson_board=False),
+                          chip=SimpleNamespace(id="BCM2XXX"))
+    needs = dict(dependencies.get_platform_dependencies(pi4))
+    extra = pi_extra(environment)
+    distributions = packages_distributions()
+    # the two our drivers reach: the pins behind `import board` (NeoPixels and I2C both) and
+    # the NeoPixel write; pwmio's backend is not used (gpiozero drives the buzzer)
+    for module in ("gpiod", "_rpi_ws281x"):
+        blinkas = Requirement(needs[module])
+        ours = extra.get(canonicalize_name(blinkas.name))
+        assert ours is not None, "the pi extra lacks %s, which Blinka needs on a Pi" % blinkas
+        installed = version(blinkas.name)            # the test extra installed it here too
+        assert blinkas.specifier.contains(installed) and ours.specifier.contains(installed)
+        assert canonicalize_name(blinkas.name) in {
+            canonicalize_name(d) for d in distributions.get(module, ())}
+        __import__(module)
+
+
+def test_blinkas_neopixel_write_on_a_pi_uses_the_module_rpi_ws281x_provides():
+    import ast
+    # neopixel_write picks the bcm283x backend on a Raspberry Pi other than a Pi 5 ...
+    assert "adafruit_blinka.microcontroller.bcm283x.neopixel" in imported_modules(
+        blinka_source("neopixel_write"))
+    backend = blinka_source("adafruit_blinka.microcontroller.bcm283x.neopixel")
+    # ... which imports _rpi_ws281x (as ws) ...
+    aliases = {alias.asname or alias.name for node in ast.walk(backend)
+               if isinstance(node, ast.Import) for alias in node.names
+               if alias.name == "_rpi_ws281x"}
+    assert aliases, "Blinka's bcm283x NeoPixel backend no longer imports _rpi_ws281x"
+    called = {node.attr for node in ast.walk(backend) if isinstance(node, ast.Attribute)
+              and isinstance(node.value, ast.Name) and node.value.id in aliases}
+    # ... and calls these of it: every one is in the _rpi_ws281x that rpi_ws281x installs
+    import _rpi_ws281x
+    assert "ws2811_render" in called and len(called) > 10
+    assert sorted(name for name in called if not hasattr(_rpi_ws281x, name)) == []
+    # and Blinka's Raspberry Pi pins (behind `import board`) import gpiod
+    assert "gpiod" in imported_modules(
+        blinka_source("adafruit_blinka.microcontroller.generic_linux.raspberry_pi_pin"))

@@ -189,17 +189,22 @@ def test_a_pi_direct_board_plays_through_the_runner(mock_pins, tmp_path):
 
 
 def test_a_2x12_pi_direct_board_reads_its_pits_through_the_expanders(mock_pins):
-    from fakes import FakeMcpBus
+    from mcp23017_model import MCP23017, I2CBus, wire_int_a
     profile = load("pi-direct-2x12")
-    bus = FakeMcpBus([0x20, 0x21])
-    bus.floating = {0x20: 0, 0x21: 0}                 # every receiver sees its beam: low
+    south, north = MCP23017(0x20), MCP23017(0x21)
+    for pin in profile.sensors.channels:              # every receiver sees its beam: low
+        (south if pin.startswith("south.") else north).drive(pin.split(".")[1], 0)
     t = [0]
     board = DirectBoard(profile, make_pixelbuf=lambda pin, n, order: RecordingPixelBuf(n, order),
-                        make_i2c=lambda: bus, now_ms=lambda: t[0])
+                        make_i2c=lambda: I2CBus(south, north), now_ms=lambda: t[0])
+    wire_int_a(south, mock_pins.pin(17))              # the profile's interrupt pins
+    wire_int_a(north, mock_pins.pin(27))
     frames, _ = board.read()
     assert frames == [(0, [0] * 24)]
-    bus.inputs[0x21] = 1 << 12                        # North's pit 11 (north.GPB4): a hand
-    assert board.read()[0][0][1] == [0] * 22 + [1, 0]
+    north.drive("GPB4", None)                         # North's pit 11 (north.GPB4): a hand
+    assert mock_pins.pin(27).state == 0               # its INTA says so ...
+    assert board.read()[0][0][1] == [0] * 22 + [1, 0]     # ... and the board reads it
+    assert south.violations == north.violations == []
     board.close()
 
 

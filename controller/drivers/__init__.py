@@ -4,6 +4,8 @@
   returns on a WS2812 strip (adafruit-circuitpython-neopixel).
 - `gpio.BoardButtons`, `gpio.BoardBuzzer`, `gpio.PitSensors`: the buttons (new game, undo, hint,
   confirm), the buzzer's beeps and the digital pit sensors of the `pi-direct` profile (gpiozero).
+- `expander.ExpanderPits`: the pit sensors of a 2 x 12 `pi-direct` board behind MCP23017 I2C
+  expanders (adafruit-circuitpython-mcp230xx), each read when its INTA says a pit changed.
 - `serial_link.SerialLink`: the bytes to and from the Pico over USB serial (pyserial), reopened
   by itself after the cable is pulled and put back.
 

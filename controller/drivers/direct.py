@@ -9,7 +9,7 @@ buttons and the buzzer, and driving the NeoPixels itself (host-only).
 It is the runner's `BoardIO` (controller/runner.py): each `read()` samples every pit once, so
 the runner's loop rate is the sensors' frame rate. The pins come from the profile (`GPIO18` is
 BCM 18); a board with more pits than pins reads them through MCP23017 I2C expanders
-(`south.GPA0`: controller/drivers/expander.py).
+(`south.GPA0`: controller/drivers/expander.py), each read when its INTA pin says a pit changed.
 """
 
 from __future__ import annotations
@@ -51,10 +51,15 @@ class DirectBoard:
                                    pull_up=True, pin_factory=pin_factory)
             self._high = self._gpio_high
         else:
-            expanders = {e.name: e.address for e in profile.expanders if e.type == "mcp23017"}
+            chips = [(k, e) for k, e in enumerate(profile.expanders) if e.type == "mcp23017"]
+            expanders = {e.name: e.address for _, e in chips}
+            # each expander's INTA, where the profile wires one: read only when it says so
+            interrupts = {e.name: bcm(e.interrupt_pin, "expanders[%d].interrupt_pin" % k)
+                          for k, e in chips if e.interrupt_pin}
             kwargs = {} if make_i2c is None else {"make_i2c": make_i2c}
             try:
-                self.pits = ExpanderPits(channels, expanders, **kwargs)
+                self.pits = ExpanderPits(channels, expanders, interrupts=interrupts,
+                                         pin_factory=pin_factory, clock_ms=now_ms, **kwargs)
             except ValueError as error:
                 raise UsageError("%s: sensors.pins: %s" % (profile.label, error))
             self._high = self.pits.levels
