@@ -234,21 +234,53 @@ def test_the_budget_of_a_hand_worked_board(tmp_path, capsys):
     #   176 LEDs x 60 mA = 10560 mA at full white
     #   x 128/256 = 5280 mA at the brightness cap; the cap makes it 3000 mA
     #   176 LEDs x 1 mA when dark = 176 mA
-    #   Pico 50 + 74AHCT125 1 + 14 HX711 x 5 + buzzer 5 = 126 mA (75 of them from the 3V3 pin)
-    #   total 3000 + 176 + 126 = 3302 mA of the supply's 4000: 698 mA headroom
+    #   Pico 50 + 74AHCT125 1 + 14 HX711s' VCC x 6 (HX711 1.5 mA, Avia's datasheet, + a 1 kOhm
+    #   bridge at the breakout's regulated 4.3 V, SparkFun's schematic) + their VDD 14 x 1
+    #   + the 74LVC244A clock buffer 1 + buzzer 5 = 155 mA (20 of them from the 3V3 pin)
+    #   total 3000 + 176 + 155 = 3331 mA of the supply's 4000: 669 mA headroom
     path = variant(tmp_path, "pico-standalone-2x6", ("brightness = 64", "brightness = 128"),
                    ("strip_max_ma = 2000", "strip_max_ma = 3000"))
     figures = budget(load(path))
     assert (figures.full_white_ma, figures.at_brightness_ma, figures.strip_ma,
-            figures.idle_ma, figures.others_ma) == (10560, 5280, 3000, 176, 126)
-    assert (figures.total_ma, figures.supply_ma, figures.headroom_ma) == (3302, 4000, 698)
-    assert figures.rails == (("pico", 75, 300),)
+            figures.idle_ma, figures.others_ma) == (10560, 5280, 3000, 176, 155)
+    assert (figures.total_ma, figures.supply_ma, figures.headroom_ma) == (3331, 4000, 669)
+    assert figures.rails == (("pico", 20, 300),)
     status, out, _err = layli(capsys, "check", str(path), "--json")
     data = json.loads(out)["budget"]
-    assert status == 0 and data["total_ma"] == 3302 and data["headroom_ma"] == 698
-    assert [(l["what"], l["count"], l["ma"]) for l in data["loads"]] == [
-        ("Raspberry Pi Pico (RP2040)", 1, 50), ("74AHCT125 level shifter", 1, 1),
-        ("HX711 and its load cell", 14, 70), ("buzzer", 1, 5)]
+    assert status == 0 and data["total_ma"] == 3331 and data["headroom_ma"] == 669
+    assert [(l["what"], l["count"], l["ma"], l["rail"]) for l in data["loads"]] == [
+        ("Raspberry Pi Pico H (RP2040)", 1, 50, "5V"), ("74AHCT125 level shifter", 1, 1, "5V"),
+        ("HX711 and its load cell", 14, 84, "5V"), ("HX711 and its load cell", 14, 14, "3V3 pico"),
+        ("74LVC244A clock buffer", 1, 1, "3V3 pico"), ("buzzer", 1, 5, "3V3 pico")]
+
+
+def test_the_hx711s_analogue_side_is_on_5_v_and_only_their_logic_on_3v3():
+    # the 2 x 12 bridge board: 26 HX711s, their VCC (6 mA each) from the supply's 5 V
+    figures = budget(load("pico-bridge-2x12"))
+    hx711 = {l.rail: l.ma for l in figures.loads if l.what.startswith("HX711")}
+    assert hx711 == {"5V": 26 * 6, "3V3 pico": 26 * 1}
+    # the Pico's 3V3: 26 HX711s' logic, the clock buffer, 4 74HC165s, the buzzer
+    assert dict((b, ma) for b, ma, _ in figures.rails)["pico"] == 26 + 1 + 4 + 5
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_shipped_board_keeps_its_worst_case_under_80_percent_of_its_supply(name):
+    figures = budget(load(name))
+    assert figures.total_ma <= 0.8 * figures.supply_ma, (figures.total_ma, figures.supply_ma)
+    supply = catalogue()[load(name).power.supply]
+    assert "screw terminals" not in supply.name and "plug" in supply.name
+
+
+def test_the_checker_refuses_a_supply_too_small_for_the_board(tmp_path, capsys):
+    # the 2 x 12 bridge board on the 4 A brick: 2900 + 320 + 1543 = 4763 mA
+    path = variant(tmp_path, "pico-bridge-2x12",
+                   ('supply = "supply-5v-6a"', 'supply = "supply-5v-4a"'),
+                   ("supply_ma = 6000", "supply_ma = 4000"))
+    status, out, err = layli(capsys, "check", str(path))
+    assert status == 2 and out == ""
+    assert ("%s: power.strip_max_ma: the worst case is 4763 mA (strip 2900 mA at the cap + "
+            "320 mA idle + 1543 mA for the rest), more than the supply's 4000 mA: lower the "
+            "strip's cap to 2137 mA or less, or fit a bigger supply" % path) in err
 
 
 def test_below_its_cap_the_strip_counts_at_the_brightness_cap():
@@ -295,9 +327,9 @@ def test_the_bill_of_materials_follows_the_profile(capsys):
     assert small["neopixel-ring-12"] == 12 and small["neopixel-ring-16"] == 2
     assert small["raspberry-pi-pico"] == 1 and small["raspberry-pi-4b-2gb"] == 1
     assert small["usb-a-micro-b"] == 1 and small["tactile-button-12mm"] == 4
-    assert "74hc165" not in small and small["capacitor-100nf"] == 1
+    assert "74hc165" not in small and small["capacitor-100nf"] == 2      # 74AHCT125, 74LVC244A
     long = quantities("pico-standalone-2x12")
-    assert long["hx711"] == 26 and long["74hc165"] == 4 and long["capacitor-100nf"] == 5
+    assert long["hx711"] == 26 and long["74hc165"] == 4 and long["capacitor-100nf"] == 6
     assert "raspberry-pi-4b-2gb" not in long and long["schottky-1n5817"] == 1
     beams = quantities("pi-direct-2x12")
     assert beams["ir-break-beam"] == 24 and beams["mcp23017"] == 2 and "hx711" not in beams
@@ -311,10 +343,43 @@ def test_the_bill_of_materials_follows_the_profile(capsys):
     assert status == 0 and "  14  SparkFun" in out
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_the_bill_is_priced_and_its_total_is_the_sum_of_its_lines(name, capsys):
+    status, out, _err = layli(capsys, "bom", name, "--json")
+    data = json.loads(out)
+    parts = catalogue()
+    assert status == 0 and "estimates" in data["prices"]
+    for line in data["parts"]:
+        part = parts[line["part"]]
+        assert line["unit_price_usd"] == part.price_usd and line["price_source"]
+        assert line["price_usd"] == round(line["order"] * part.price_usd, 2)
+    assert data["total_usd"] == round(sum(line["order"] * parts[line["part"]].price_usd
+                                          for line in data["parts"]), 2)
+    status, out, _err = layli(capsys, "bom", name)
+    total = [row for row in out.splitlines() if " total " in row]
+    assert len(total) == 1 and "%.2f" % data["total_usd"] in total[0]
+
+
+def test_load_cell_boards_buffer_the_hx711_clock_and_count_it_from_their_cells():
+    # 8 buffers to a 74LVC244A, 4 HX711 clock inputs to a buffer, a 100 Ohm resistor each
+    for name, cells in (("pico-bridge-2x6", 14), ("pico-bridge-2x7", 16),
+                        ("pico-standalone-2x12", 26)):
+        count = quantities(name)
+        branches = -(-cells // 4)
+        assert count["resistor-100"] == branches and count["74lvc244a"] == -(-branches // 8)
+        assert count["capacitor-100nf"] == 1 + count["74lvc244a"] + count.get("74hc165", 0)
+    assert "74lvc244a" not in quantities("pi-direct-2x12")
+    for name in NAMES:                          # every board: the jack and its fuse
+        count = quantities(name)
+        assert count["dc-jack"] == 1 and count["fuse-holder"] == 1 and count["fuse-7a5"] == 2
+
+
 def test_every_catalogue_part_has_a_maker_and_a_number():
     parts = catalogue()
     assert all(part.maker and part.number for part in parts.values())
-    assert parts["raspberry-pi-pico"].number == "SC0915"
+    assert parts["raspberry-pi-pico"].number == "SC0917"           # the Pico H: headers on
+    for part in parts.values():
+        assert part.price_usd > 0 and re.search(r"\b20\d\d\b", part.price_source), part.key
     assert (parts["neopixel-ring-12"].number, parts["neopixel-ring-16"].number) == ("1643",
                                                                                     "1463")
 

@@ -4,7 +4,8 @@ and bills of materials (host-only).
     layli hardware list [--json]
     layli hardware check PROFILE [--json]       # PROFILE: a shipped name or a .toml path
     layli hardware wiring PROFILE [-o FILE.svg]
-    layli hardware bom PROFILE [--json]
+    layli hardware bom PROFILE [--json]               # with estimated prices and the total
+    layli hardware drawing PROFILE -o FILE.svg|FILE.dxf [--part top|mount]
     layli hardware firmware-config PROFILE [--variant V] [--option N=V] [-o config.json]
 
 A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
@@ -18,7 +19,7 @@ import sys
 
 from controller.errors import UsageError
 from controller.hardware.boards import BOARDS, board_of
-from controller.hardware.bom import bill
+from controller.hardware.bom import bill, total_usd
 from controller.hardware.problems import ProfileError
 from controller.hardware.profile import Budget, Profile, budget, check, load, shipped
 from controller.hardware.wiring import svg
@@ -38,6 +39,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parts = actions.add_parser("bom", help="the bill of materials of a profile")
     parts.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
     parts.add_argument("--json", action="store_true", help="print one JSON object")
+    drawing = actions.add_parser("drawing", help="the top plate and the load-cell mounts, "
+                                 "in mm, as SVG or DXF (for a laser cutter)")
+    drawing.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    drawing.add_argument("-o", "--output", metavar="FILE", required=True,
+                         help="FILE.svg or FILE.dxf (DXF needs the ezdxf package)")
+    drawing.add_argument("--part", choices=("top", "mount"),
+                         help="only the top plate or only the load-cell mounts (default both)")
     firmware = actions.add_parser("firmware-config",
                                   help="the Pico firmware's config.json for a profile")
     firmware.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
@@ -140,6 +148,14 @@ def _wiring(args: argparse.Namespace) -> int:
     return _write(svg(checked(args.profile)), args.output)
 
 
+def _drawing(args: argparse.Namespace) -> int:
+    from controller.hardware import drawing
+
+    drawing.write(drawing.drawing(checked(args.profile), args.part), args.output)
+    print("wrote %s" % args.output)
+    return 0
+
+
 def _firmware_config(args: argparse.Namespace) -> int:
     from controller.commands.common import parse_options
     from controller.hardware.firmware import firmware_config
@@ -166,18 +182,27 @@ def _write(text: str, output: str | None) -> int:
 def _bom(args: argparse.Namespace) -> int:
     profile = checked(args.profile)
     lines = bill(profile)
+    total = total_usd(lines)
     if args.json:
-        print(json.dumps({"profile": profile.name, "parts": [line.as_dict() for line in lines]}))
+        print(json.dumps({"profile": profile.name, "parts": [line.as_dict() for line in lines],
+                          "total_usd": round(total, 2), "prices": PRICES_NOTE}))
         return 0
     print("bill of materials: %s (%s)" % (profile.name, profile.title))
-    print("%4s  %-18s %-16s %s" % ("qty", "maker", "number", "part (for)"))
+    print("%4s  %-18s %-16s %9s  %s" % ("qty", "maker", "number", "US$", "part (for)"))
     for line in lines:
         order = " [order %d pack%s of %d]" % (line.packs, "s" if line.packs > 1 else "",
                                                line.part.pack) if line.part.pack > 1 else ""
-        print("%4d  %-18s %-16s %s (%s)%s" % (line.quantity, line.part.maker, line.part.number,
-                                              line.part.name, line.what, order))
+        print("%4d  %-18s %-16s %9.2f  %s (%s)%s" % (
+            line.quantity, line.part.maker, line.part.number, line.price_usd, line.part.name,
+            line.what, order))
+    print("%4s  %-18s %-16s %9.2f  %s" % ("", "", "total", total, PRICES_NOTE))
     return 0
 
 
+PRICES_NOTE = ("estimates: single-unit list prices in US dollars from the makers' and "
+               "distributors' pages (hardware/parts.toml gives each one's source and date), "
+               "without shipping, tax or duty")
+
+
 ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom,
-           "firmware-config": _firmware_config}
+           "drawing": _drawing, "firmware-config": _firmware_config}

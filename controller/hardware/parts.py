@@ -2,8 +2,15 @@
 the currents the power budget adds up (host-only).
 
     >>> part = catalogue()["hx711"]
-    >>> part.maker, part.number, part.ma_3v3
-    ('SparkFun', 'SEN-13879', 5)
+    >>> part.maker, part.number, part.ma, part.ma_3v3, part.price_usd
+    ('SparkFun', 'SEN-13879', 6, 1, 4.95)
+    >>> ring = catalogue()["neopixel-ring-12"]
+    >>> ring.outer_mm, ring.inner_mm
+    (37.0, 23.0)
+
+Sizes (mm) and prices (US dollars, estimates: see the file's head) are numbers; every part has a
+price and says where it comes from (`price_source`), and the parts the drawings place have the
+sizes they need (a ring its diameters, a load cell its bar and hole pattern, a button its body).
 """
 
 from __future__ import annotations
@@ -11,15 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from controller.hardware.problems import Reader, Spec, display, read_toml
+from controller.hardware.problems import Reader, Spec, describe, display, read_toml
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 PARTS_FILE = HARDWARE / "parts.toml"
 
-ROLES = ("pico", "pi", "led-ring", "level-shifter", "resistor", "capacitor", "load-cell",
-         "amplifier", "digital-sensor", "shift-register", "io-expander", "button", "buzzer",
-         "supply", "diode", "cable")
+ROLES = ("pico", "pi", "led-ring", "level-shifter", "buffer", "resistor", "capacitor",
+         "load-cell", "amplifier", "digital-sensor", "shift-register", "io-expander", "button",
+         "buzzer", "supply", "connector", "fuse", "fuse-holder", "diode", "cable")
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,20 @@ class Part:
     supply_ma: int = 0
     rail_3v3_ma: int = 0
     pack: int = 1
+    price_usd: float = 0.0        # one unit (or pack), list price: an estimate
+    price_source: str = ""
+    outer_mm: float = 0.0         # LED rings
+    inner_mm: float = 0.0
+    length_mm: float = 0.0        # load cells: the bar ...
+    width_mm: float = 0.0
+    height_mm: float = 0.0
+    holes_per_end: int = 0        # ... and its holes
+    hole_spacing_mm: float = 0.0
+    hole_inset_mm: float = 0.0
+    fixed_thread: str = ""
+    free_thread: str = ""
+    body_mm: float = 0.0          # a square switch
+    size_source: str = ""
 
 
 SPEC = {
@@ -55,15 +77,48 @@ SPEC = {
     "supply_ma": Spec("int", False, "the current a supply gives, mA"),
     "rail_3v3_ma": Spec("int", False, "the most a controller's 3.3 V pin gives, mA"),
     "pack": Spec("int", False, "parts in one pack"),
+    "price_usd": Spec("number", True, "one unit's (or one pack's) list price in US dollars"),
+    "price_source": Spec("str", True, "where the price comes from and when"),
+    "outer_mm": Spec("number", False, "a ring's outer diameter, mm"),
+    "inner_mm": Spec("number", False, "a ring's inner diameter, mm"),
+    "length_mm": Spec("number", False, "a load cell's length, mm"),
+    "width_mm": Spec("number", False, "a load cell's width, mm"),
+    "height_mm": Spec("number", False, "a load cell's height, mm"),
+    "holes_per_end": Spec("int", False, "a load cell's mounting holes at each end (1 or 2)"),
+    "hole_spacing_mm": Spec("number", False, "between the two holes at one end, mm"),
+    "hole_inset_mm": Spec("number", False, "from the bar's end to its nearest hole's centre, mm"),
+    "fixed_thread": Spec("str", False, "the thread of the holes at the fixed end, e.g. M5"),
+    "free_thread": Spec("str", False, "the thread of the holes at the free end, e.g. M4"),
+    "body_mm": Spec("number", False, "a square switch's body, mm"),
+    "size_source": Spec("str", False, "the datasheet or drawing the sizes come from"),
 }
-REQUIRED_BY_ROLE = {"led-ring": ("leds",), "load-cell": ("capacity_g",),
-                    "supply": ("supply_ma",), "pico": ("rail_3v3_ma",), "pi": ("rail_3v3_ma",)}
+SIZES = ("outer_mm", "inner_mm", "length_mm", "width_mm", "height_mm", "hole_spacing_mm",
+         "hole_inset_mm", "body_mm")
+REQUIRED_BY_ROLE = {
+    "led-ring": ("leds", "outer_mm", "inner_mm", "size_source"),
+    "load-cell": ("capacity_g", "length_mm", "width_mm", "height_mm", "holes_per_end",
+                  "hole_spacing_mm", "hole_inset_mm", "fixed_thread", "free_thread",
+                  "size_source"),
+    "button": ("body_mm",),
+    "supply": ("supply_ma",), "pico": ("rail_3v3_ma",), "pi": ("rail_3v3_ma",)}
+
+
+class _CatalogueReader(Reader):
+    """A Reader that also knows `number`: a whole or decimal number (a size, a price)."""
+
+    def value(self, value: Any, kind: str, key: str) -> Any:
+        if kind != "number":
+            return super().value(value, kind, key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.problem(key, "must be a number, not %s" % describe(value))
+            return None
+        return float(value)
 
 
 def read_catalogue(path: Path) -> dict[str, Part]:
     """Every part of a catalogue file, checked; a ProfileError naming file and key otherwise."""
     data = read_toml(path)
-    reader = Reader(display(path))
+    reader = _CatalogueReader(display(path))
     parts: dict[str, Part] = {}
     for key, entry in data.items():
         if not isinstance(entry, dict):
@@ -80,6 +135,17 @@ def read_catalogue(path: Path) -> dict[str, Part]:
         for name, value in fields.items():
             if SPEC[name].kind == "int" and value is not None:
                 reader.within(value, 1 if name == "pack" else 0, None, "%s.%s" % (key, name))
+            if SPEC[name].kind == "number" and value is not None and (
+                    value < 0 or (value == 0 and name in SIZES and name != "hole_spacing_mm")):
+                reader.problem("%s.%s" % (key, name), "must be more than 0, not %s" % value)
+        if (fields["holes_per_end"] is not None
+                and fields["holes_per_end"] not in (1, 2)):
+            reader.problem(key + ".holes_per_end", "a load cell has 1 or 2 holes at each end, "
+                           "not %d" % fields["holes_per_end"])
+        if (fields["outer_mm"] is not None and fields["inner_mm"] is not None
+                and fields["inner_mm"] >= fields["outer_mm"]):
+            reader.problem(key + ".inner_mm", "the inner diameter (%s mm) must be less than the "
+                           "outer (%s mm)" % (fields["inner_mm"], fields["outer_mm"]))
         if not reader.problems:
             parts[key] = Part(key=key, **{k: v for k, v in fields.items() if v is not None})
     reader.fail_if_any()

@@ -673,6 +673,37 @@ def _check_expanders(profile: Profile, problem) -> None:
 # ---------------------------------------------------------------------------------------------
 # The power budget.
 
+# The HX711s' shared clock (PD_SCK) fans out through a 74LVC244A on 3V3 (so PD_SCK never rises
+# above the HX711s' VDD): each of its 8 buffers drives one branch of up to CELLS_PER_BRANCH
+# HX711 clock inputs through its own 100 Ohm series resistor, which damps the ringing of a long
+# unterminated wire. One GPIO pin alone would drive 26 inputs and a metre of wire.
+CELLS_PER_BRANCH = 4
+BUFFERS_PER_CHIP = 8
+
+
+class ClockFanout(NamedTuple):
+    """How the HX711 clock is fanned out: `chips` 74LVC244As, `branches` buffered branches
+    (one 100 Ohm resistor each), branch k clocking the places `groups[k]`."""
+
+    chips: int
+    branches: int
+    groups: tuple[tuple[int, ...], ...]
+
+
+def clock_fanout(profile: Profile) -> ClockFanout:
+    """The clock buffer a load-cell board needs for its cell count (none for other boards).
+
+        >>> clock_fanout(load("pico-bridge-2x12"))[:2]
+        (1, 7)
+    """
+    if profile.sensors.kind != "load-cell":
+        return ClockFanout(0, 0, ())
+    cells = len(profile.sensors.channels)
+    groups = tuple(tuple(range(start, min(start + CELLS_PER_BRANCH, cells)))
+                   for start in range(0, cells, CELLS_PER_BRANCH))
+    return ClockFanout(-(-len(groups) // BUFFERS_PER_CHIP), len(groups), groups)
+
+
 class Load(NamedTuple):
     """A part's share of the budget: `count` of them at `ma_each`, from `rail` ("5V", or
     "3V3 pico" / "3V3 pi": a controller's 3.3 V pin, itself fed from the 5 V supply)."""
@@ -694,8 +725,9 @@ class Budget:
     The strip: every LED at full white (`full_white_ma`, 3 x MA_PER_CHANNEL each); the lit
     places at the brightness cap (`at_brightness_ma`); then the current cap, which the
     renderer enforces (`strip_ma`); plus the LEDs' own draw when dark (`idle_ma`), which no
-    cap reduces. Then the rest (`loads`): controllers, HX711s and load cells, sensors, chips,
-    the buzzer."""
+    cap reduces. Then the rest (`loads`): controllers, HX711s and load cells (their analogue
+    side and bridge on 5 V, their logic on the controller's 3V3), the clock buffer, sensors,
+    chips, the buzzer."""
 
     leds: int
     lit: int
@@ -760,7 +792,9 @@ def budget(profile: Profile) -> Budget:
             add(parts[profile.boards[board]], 1, board)
     add(parts["74ahct125"], 1, core, "74AHCT125 level shifter")
     if profile.sensors.kind == "load-cell":
+        # VCC (the analogue side and the bridge) from the 5 V supply, VDD (logic) from 3V3
         add(parts["hx711"], len(profile.sensors.channels), core, "HX711 and its load cell")
+        add(parts["74lvc244a"], clock_fanout(profile).chips, core, "74LVC244A clock buffer")
     else:
         sensor = parts[profile.sensors.part]
         add(sensor, len(profile.sensors.channels), core, sensor.name.split(",")[0])

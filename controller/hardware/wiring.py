@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 from controller.guide.pixels import PALETTE
 from controller.hardware.boards import BOARDS, PIN, Board
 from controller.hardware.parts import catalogue
-from controller.hardware.profile import KINDS, Profile, Wire, budget, place_name
+from controller.hardware.profile import KINDS, Profile, Wire, budget, clock_fanout, place_name
 
 MARGIN = 40
 PIN_PITCH = 20          # header pins, one row each
@@ -182,9 +182,10 @@ class _Drawing:
         load_cells = p.sensors.kind == "load-cell"
         x0 = (self.width - self.modules * self.step) / 2 + 5
         self.module_x: dict[str, float] = {}
-        c.text(MARGIN, top - 12, ("HX711 modules, one per load cell (the cell's four wires: red "
-                                  "E+, black E-, white A-, green A+); VCC and VDD from the %s's "
-                                  "3V3, GND to GND" % self.core.title) if load_cells else
+        c.text(MARGIN, top - 12, ("HX711 breakouts, one per load cell (the cell's four wires: red "
+                                  "E+, black E-, white A-, green A+); VCC from the 5 V supply, "
+                                  "VDD from the %s's 3V3, GND to GND; RATE jumper SJ2 cut, RATE "
+                                  "to VDD" % self.core.title) if load_cells else
                "%s, one per pit: OUT as below, VCC 5 V (emitter and receiver), GND" %
                catalogue()[p.sensors.part].name.split(",")[0], size=11, fill="#333")
         for i, channel in enumerate(p.sensors.channels):
@@ -211,8 +212,8 @@ class _Drawing:
                 x = x0 + i * self.step + 8
                 c.path([(x, top + MODULE_H), (x, bus)], "#000", width=1)
             self.terminals["sensors.clock_pin"] = Terminal(x0 - 14, bus)
-            c.text(x0 + 30, bus - 3, "shared clock (PD_SCK) of every HX711 <- %s" %
-                   p.sensors.clock_pin, size=8)
+            c.text(x0 + 30, bus - 3, "shared clock (PD_SCK) of every HX711 <- %s through the "
+                   "74LVC244A clock buffer, 100 Ω a branch" % p.sensors.clock_pin, size=8)
             bottom = bus + 8
         return bottom
 
@@ -277,8 +278,12 @@ class _Drawing:
                     c.text(x_left + 80, top + 50, "SCL", size=8, anchor="middle")
                     c.text(x_left, top + 80, "SDA and SCL go to every MCP23017; A0-A2 set the "
                            "address; RESET and VDD to 3V3; INTA (ports mirrored, open drain) "
-                           "pulled up by the pin.", size=9, fill="#555")
-            bottom = top + 86
+                           "pulled up by the pin: low when a pit changed, and the chip is read "
+                           "then.", size=9, fill="#555")
+                    c.text(x_left, top + 92, "GPA7 and GPB7 are outputs only, driven low; the "
+                           "other spare pins are pulled up inside: leave them all unconnected.",
+                           size=9, fill="#555")
+            bottom = max(bottom, top + (86 if expander.type == "74hc165" else 98))
         return bottom + 16
 
     def controllers(self, top: float, routed: list[Wire], board_bottom: float) -> float:
@@ -381,7 +386,7 @@ class _Drawing:
             out[38] = "GND of the supply"
         if board is self.core:
             out[1 if board.key == "pi" else 36] = (
-                "to HX711 VCC and VDD%s" % (", the chips" if p.expanders else "")
+                "to HX711 VDD, 74LVC244A%s" % (", the chips" if p.expanders else "")
                 if p.sensors.kind == "load-cell" else "to MCP23017 VDD, RESET" if p.expanders
                 else "pull-ups only")
             if board.key == "pico":
@@ -410,8 +415,13 @@ class _Drawing:
                 supply.maker, supply.number, supply.name.split(",")[0], p.power.supply_ma,
                 figures.total_ma, figures.strip_ma, p.power.strip_max_ma, figures.idle_ma,
                 figures.others_ma),
-            "5 V and GND to the strip at its start and its end (and every few rings on a long "
-            "board); GND of supply, strip and controllers joined.",
+            "Supply: its plug into the barrel jack, the 7.5 A blade fuse in the +5 V wire, then "
+            "one star point: from it a 5 V/GND pair to each strip feed and to the controller%s; "
+            "GNDs meet nowhere else." % (", and a 5 V wire to the HX711s' VCC"
+                                         if p.sensors.kind == "load-cell" else ""),
+            "Strip: 5 V and GND (18 AWG) in at its start and its end%s; its GND wires go back "
+            "to the star point only, so the LEDs' current never flows in the controller's "
+            "ground." % (" and at South's store (every 8 rings or so)" if p.pits > 8 else ""),
         ]
         if "pi" in p.boards:
             lines.append("Raspberry Pi: 5 V into header pin 2, GND pin 6.")
@@ -423,6 +433,17 @@ class _Drawing:
         lines.append("LED data: %s -> 74AHCT125 (1A in, 1Y out, 1OE to GND, VCC 5 V) -> 470 Ω "
                      "-> DIN of the ring at strip index 0, then ring to ring (DOUT -> DIN) along "
                      "the dashed path." % p.leds.data_pin)
+        if p.sensors.kind == "load-cell":
+            fanout = clock_fanout(p)
+            lines.append("HX711s: VCC from the 5 V star point (E+ is then the breakout's "
+                         "regulated 4.3 V), VDD from the %s's 3.3 V; cut each breakout's RATE "
+                         "jumper SJ2 (on its back) and wire the RATE pad to VDD: 80 samples/s."
+                         % self.core.title)
+            lines.append("HX711 clock: %s -> 74LVC244A on 3.3 V (1OE and 2OE to GND, the %d "
+                         "inputs in use joined, the rest to GND) -> 100 Ω at each output -> "
+                         "%s." % (p.sensors.clock_pin, fanout.branches, "; ".join(
+                             " ".join(place_name(i, p.pits) for i in group)
+                             for group in fanout.groups)))
         lines.append("Buttons: from the pin to GND (internal pull-up). Buzzer: from the pin to "
                      "GND.")
         for i, line in enumerate(lines):
