@@ -46,11 +46,11 @@ def make_sensors(sensors, clock):
     if kind == "hx711":
         from hx711 import HX711Array
         return HX711Array(sensors["clock"], sensors["data"], sensors["gain"],
-                          sensors["state_machine"])
+                          sensors["state_machine"], clock=clock)
     if kind == "hx711-74hc165":
         from hx711 import HX711Chain
         return HX711Chain(sensors["clock"], sensors["serial"], sensors["cells"],
-                          sensors["gain"], sensors["state_machine"])
+                          sensors["gain"], sensors["state_machine"], clock=clock)
     from pits import DigitalPits
     return DigitalPits(sensors["pins"], clock, sensors["active_low"])
 
@@ -87,7 +87,9 @@ class Device:
         self.watchdog.start()
 
     def tick(self):
-        """What every main loop does each time round: the buzzer's notes and the watchdog."""
+        """What every main loop does each time round: a strip frame that waited for the line,
+        the buzzer's notes, the watchdog."""
+        self.strip.poll()
         if self.buzzer is not None:
             self.buzzer.poll()
         self.watchdog.feed()

@@ -1,48 +1,58 @@
-"""Load cells through HX711 converters, all read at once by one PIO state machine.
-
-Every place of the board has its own load cell and HX711. The HX711s share one clock line
-(PD_SCK) and each has its own data line (DOUT); a PIO program clocks them together::
+"""Load cells through HX711 converters on one shared clock: read by a PIO state machine that
+never waits for the CPU, every word copied into RAM by DMA, each read timed so that no
+conversion ends inside it.
 
     cells = HX711Array(clock=2, data=[3, 4, 5, 6])    # GPIO 2 to every PD_SCK, DOUTs on 3..6
-    frame = cells.read()        # None until every cell has a new conversion, then e.g.
-                                # [81234, -512, 80960, 8388607]: signed 24-bit, one per cell
+    frame = cells.read()        # None until a reading is in, then e.g.
+                                # [81234, -512, 80960, None]: signed 24-bit, one per cell
+                                # (None: that cell's reading could not be trusted)
 
-How a reading travels (HX711 datasheet; RATE high: 80 conversions a second):
+What the HX711 does (its datasheet, and olkal's oscilloscope measurements: HX711_ADC issue 81;
+simulator/parts/hx711.py models it): DOUT goes low when a result is ready; 24 PD_SCK pulses
+shift it out MSB first; 1, 2 or 3 more pulses choose channel A/128, B/32 or A/64 for what
+follows; PD_SCK high for over 60 us powers the chip down. Each chip converts on its own
+oscillator — about every 10.7 ms at RATE high, a few per cent apart from chip to chip — and a
+conversion does not wait for a read: one that ends before its result was read replaces it
+(DOUT high for 75 us meanwhile), and one that ends *during* a read corrupts it.
 
-1. A cell's DOUT goes low when its conversion is ready. The program waits until every DOUT is
-   low (one WAIT per data pin: a DOUT that went low stays low until clocked).
-2. 24 clock pulses; after each, every DOUT holds the next bit of its cell's result, MSB first,
-   and one IN samples all the data pins at once into the input shift register: one word per
-   pulse, bit k = the data pin `in_base + k`. Autopush hands each word to the RX FIFO.
-3. 1, 2 or 3 more pulses choose the next conversion: channel A at gain 128, channel B at gain
-   32, channel A at gain 64.
+So this driver:
 
-The CPU then turns the 24 words of a reading back into one value per cell (`unpack`): bit
-`pin - in_base` of word 0 is the cell's MSB, of word 23 its LSB, in 24-bit two's complement.
-The converter saturates at 0x7FFFFF and 0x800000 (8388607 and -8388608): `read` passes those
-on, and the sensing layer reports such a cell as faulty.
+1. **never lets a read stall.** The PIO program pushes every word into its RX FIFO and two DMA
+   channels empty it at once into a ring in RAM — the word, then the timer's microsecond
+   (TIMERAWL) — so a CPU that is busy (writing flash, collecting garbage) cannot leave a read
+   half done: it finds every word in the ring later. Nothing in a read waits on the CPU.
+2. **watches the converters.** While it waits for every DOUT to be low, the program pushes the
+   DOUT levels each time they change. A chip's DOUT falls 75 us after its conversion ends (or
+   rises at the end of one whose result nobody read), so the CPU learns every chip's rhythm
+   from the ring (controller.sensing.shared_clock.ReadPlanner).
+3. **times each read.** Once every DOUT is low, the program takes a delay from its TX FIFO (0
+   when the CPU sent none) before it clocks: the planner asks for one when a chip's next
+   conversion would end inside the read, so that the read starts just after that chip's
+   update instead. After the delay the program checks once more that every DOUT is low.
+4. **judges each read.** A reading that a conversion may have caught (the planner's estimate,
+   with a margin: the CPU was too late to delay it, or a chip's rhythm is not known yet, in
+   the first frames after start) comes out as None instead of a number.
 
-Timing: the state machine runs at 2 MHz; SCK is high for 1 us (the HX711 wants 0.2..50 us:
-over 60 us powers it down) and each bit is sampled 0.5 us after the falling edge, while DOUT
-still holds it: a reading takes about 55 us. If the CPU is late, the FIFO (8 words, joined)
-fills and the program stalls with SCK low, which the HX711 tolerates; so `read()` must be
-called at least every conversion (12.5 ms) to keep every frame.
+The ring's words: a DOUT snapshot (the cells' levels, bit `position` per cell), or MARK and
+then the 24 words of one read (bit `position` of word k: the cell's bit 23 - k). After the read
+the program forces a snapshot: the time the read ended.
 
-The HX711s convert on their own oscillators, not in step: the program waits for the last of
-them, and a conversion that ends during a read comes in the next frame. Driving every XI pin
-from one clock would keep them in step.
+Two wirings, two programs, one protocol:
 
-Data pins need not be consecutive: the program samples every pin from the lowest data pin to
-the highest and the CPU picks the cells' bits; pins in between are only read.
-One WAIT per cell and 9 more instructions must fit the PIO's 32: up to 23 cells, all a Pico's
-GPIO allow anyway. A board with more cells than pins (a 2 x 12 board has 26) latches the DOUTs
-into 74HC165 shift registers instead: `HX711Chain`.
+- `HX711Array`: every DOUT on a GPIO of its own, consecutive pins (one `in pins, N` samples
+  them all at once): up to 30 cells; the 2 x 6 and 2 x 7 boards.
+- `HX711Chain`: the DOUTs latched into a chain of 74HC165s (the 2 x 12 board's 26 cells on
+  four chips), which shift out each chip's H input first (TI's SN74HC165 datasheet).
 
-MicroPython on the Pico (rp2); under tests, firmware/fakes/rp2.py runs the same program.
+Each program fills all 32 instruction slots of PIO block 0 (state machines 0..3); the LEDs
+use block 1. MicroPython on the Pico (rp2); under tests, firmware/fakes/ runs the same program
+and DMA against the datasheet models.
 """
 
 import machine
 import rp2
+
+from controller.sensing.shared_clock import ReadPlanner, UPDATE_US
 
 try:
     from micropython import const
@@ -50,11 +60,31 @@ except ImportError:
     def const(value):
         return value
 
+try:
+    import uctypes
+except ImportError:                     # CPython without the fakes: not on a Pico
+    uctypes = None
+
 BITS = const(24)
-FREQ = 2000000          # the state machine's clock: 0.5 us an instruction cycle
-CHAIN_FREQ = 4000000    # the shift-register program has 96 shift cycles a bit: go faster
-MAX_CELLS = const(23)   # one WAIT per cell + 9 instructions in a PIO's 32
+FREQ = 10000000             # the parallel program's clock: 0.1 us an instruction cycle
+CHAIN_FREQ = 25000000       # the chain's: 40 ns a cycle, the 74HC165's CLK high or low for
+                            # one (its tw, 16 ns at 4.5 V, 80 ns at 2 V: about 40 at 3.3 V)
+SCK_HIGH_NS = const(500)    # PD_SCK high 0.5 us a pulse (the datasheet wants 0.2..50 us)
+STALL_US = const(150000)    # no reading this long: a chip is stuck half read; revive them
+MAX_CELLS = const(30)       # a DOUT snapshot is one word below MARK's bits
+MAX_CHAIN = const(31)       # a chain's snapshot must never be all ones (MARK)
 GAIN_PULSES = {128: 1, 32: 2, 64: 3}   # pulses after the 24th: channel A/128, B/32, A/64
+MARK = 0xFFFFFFFF           # in the ring: a read's 24 words follow
+RING = const(1024)          # entries of the ring: about 250 ms of readings
+TIMERAWL = const(0x40054028)    # the RP2040 timer's low word, in microseconds
+PIO0_BASE = const(0x50200000)
+RXF0 = const(0x20)
+DREQ_PIO0_RX0 = const(4)
+TREQ_PERMANENT = const(0x3F)
+REBASE = const(0x10000000)  # times are kept below 2**29 us, moved down by this when due
+LATE_US = const(200)        # a delay must reach the program this long before the chips are ready
+QUEUE = const(8)            # readings kept for a CPU that reads late
+GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
 
 
 def to_signed(raw):
@@ -97,108 +127,377 @@ def gain_pulses(gain):
     return pulses
 
 
-def parallel_program(span, waits, pulses):
-    """The PIO program for cells whose DOUTs lie within `span` pins from in_base: wait for the
-    pins at offsets `waits` to go low, clock 24 bits sampling all `span` pins, then `pulses`
-    gain pulses. Set pin 0 is PD_SCK."""
+def _high_cycles(freq, most):
+    """The delay that holds PD_SCK high SCK_HIGH_NS at `freq` (the instruction's own cycle
+    and this many more), within a delay field that holds `most`."""
+    cycles = (SCK_HIGH_NS * (freq // 1000000) + 999) // 1000
+    return min(max(cycles - 1, 0), most)
 
-    @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT, autopush=True,
-                 push_thresh=span, fifo_join=rp2.PIO.JOIN_RX)
+
+def parallel_program(cells, pulses, freq=FREQ):
+    """The PIO program for `cells` DOUTs on consecutive pins from in_base, run at `freq`; set
+    pin 0 is PD_SCK. 31 instructions; the words it pushes are described in the module."""
+    high = _high_cycles(freq, 31)   # a closure: asm_pio runs the body with PIO names only
+
+    @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW, in_shiftdir=rp2.PIO.SHIFT_LEFT)
     def hx711_parallel():
+        mov(y, invert(null))        # y unlike any levels: the first ones are pushed
         wrap_target()
-        for index in waits:         # every conversion ready: every DOUT low
-            wait(0, pin, index)
+        label("watch")
+        mov(isr, null)
+        in_(pins, cells)            # every DOUT at once
+        mov(x, isr)
+        jmp(x_not_y, "changed")
+        jmp("watch")
+        label("changed")
+        push(noblock)               # the new levels, timed by the DMA that takes them
+        mov(y, x)
+        jmp(not_x, "ready")         # every DOUT low: every chip has a result
+        jmp("watch")
+        label("ready")
+        pull(noblock)               # the delay the CPU asked for, or x (0): none
+        mov(x, osr)
+        label("delay")
+        jmp(x_dec, "delay")
+        mov(isr, null)              # still every DOUT low after the delay?
+        in_(pins, cells)
+        mov(x, isr)
+        jmp(x_not_y, "watch")       # no (y is 0): watch, which pushes the change
+        mov(isr, invert(null))
+        push(block)                 # MARK: the read's words follow
         set(x, 23)
         label("bit")
-        set(pins, 1)[1]             # SCK high 1 us: each HX711 puts out its next bit
+        set(pins, 1)[high]  # PD_SCK high: each HX711 puts out its next bit
         set(pins, 0)
-        in_(pins, span)             # all DOUTs at once; autopush: one word per bit
+        mov(isr, null)
+        in_(pins, cells)            # sampled 0.2 us after the falling edge
+        push(block)                 # the DMA keeps the FIFO empty: this never waits long
         jmp(x_dec, "bit")
         set(x, pulses - 1)
         label("gain")
-        set(pins, 1)[1]
-        set(pins, 0)
+        set(pins, 1)[high]
+        set(pins, 0)[2]
         jmp(x_dec, "gain")
+        mov(y, invert(null))        # the levels after the read (all high) are pushed: its end
         wrap()
 
     return hx711_parallel
 
 
-def chain_program(bits, pulses):
-    """The PIO program for DOUTs latched into a chain of 74HC165s of `bits` inputs in all. Set
-    pins: 0 PD_SCK, 1 the registers' SH/LD (low: load), 2 their CLK; in pin and jmp pin: the
-    chain's serial output (the first register's QH)."""
+def chain_program(freq=CHAIN_FREQ):
+    """The PIO program for DOUTs latched into a chain of 74HC165s: set pins 0 PD_SCK and 1 the
+    registers' SH/LD (low: load), side-set pin their CLK, in pin the chain's output (the first
+    register's QH). 32 instructions, at gain 128 (one pulse after the 24th: channel A).
 
-    @rp2.asm_pio(set_init=(rp2.PIO.OUT_LOW, rp2.PIO.OUT_HIGH, rp2.PIO.OUT_LOW),
-                 in_shiftdir=rp2.PIO.SHIFT_LEFT, autopush=True, push_thresh=bits,
-                 fifo_join=rp2.PIO.JOIN_RX)
+    Every poll and every bit shifts 32 places: past the last register the chain gives zeros
+    (the last SER is tied low), so fewer registers need no other program. Once every DOUT is
+    low it takes the CPU's delay, then polls once more (the OSR, still full, says the delay
+    was taken): a chip that went into its update meanwhile is waited for, not clocked."""
+    high = _high_cycles(freq, 15)   # a closure: asm_pio runs the body with PIO names only
+
+    @rp2.asm_pio(set_init=(rp2.PIO.OUT_LOW, rp2.PIO.OUT_HIGH), sideset_init=rp2.PIO.OUT_LOW,
+                 in_shiftdir=rp2.PIO.SHIFT_LEFT)
     def hx711_chain():
+        jmp("force").side(0)        # start with y unlike any levels: the first poll is pushed
+        label("changed")
+        push(noblock).side(0)       # the new levels, timed by the DMA that takes them
+        mov(y, x).side(0)
+        jmp(not_x, "ready").side(0)     # every DOUT low: every chip has a result
         wrap_target()
+        label("watch")              # (the levels unchanged, or not all low: poll again)
+        set(pins, 0b00).side(0)     # SH/LD low: every register takes its DOUTs
+        set(pins, 0b10).side(0)     # shift mode: the first register's H on QH
+        set(x, 31).side(0)
         label("poll")
-        set(pins, 0b000)            # SH/LD low: the registers take every DOUT
-        set(pins, 0b010)            # shift mode: the first DOUT is on QH
-        set(x, bits - 1)
-        label("check")
-        jmp(pin, "poll")            # a DOUT still high: not every conversion is ready
-        set(pins, 0b110)            # CLK: the next DOUT to QH
-        set(pins, 0b010)
-        jmp(x_dec, "check")
-        set(y, 23)
-        label("bit")
-        set(pins, 0b011)[1]         # SCK high: each HX711 puts out its next bit
-        set(pins, 0b010)
-        set(pins, 0b000)            # latch the bits
-        set(pins, 0b010)
-        set(x, bits - 1)
-        label("shift")
-        in_(pins, 1)                # autopush: one word per bit, the first cell's bit highest
-        set(pins, 0b110)
-        set(pins, 0b010)
-        jmp(x_dec, "shift")
-        jmp(y_dec, "bit")
-        set(x, pulses - 1)
-        label("gain")
-        set(pins, 0b011)[1]
-        set(pins, 0b010)
-        jmp(x_dec, "gain")
+        in_(pins, 1).side(0)
+        jmp(x_dec, "poll").side(1)  # CLK rising: the next bit to QH
+        mov(x, isr).side(0)
+        jmp(x_not_y, "changed").side(0)
         wrap()
+        label("ready")
+        jmp(not_osre, "read").side(0)   # the delay was taken and the DOUTs are still low
+        pull(noblock).side(0)       # the delay the CPU asked for, or x (0): none
+        mov(x, osr).side(0)         # (the OSR stays full until the read: the flag)
+        label("delay")
+        jmp(x_dec, "delay").side(0)
+        label("force")
+        mov(y, invert(null)).side(0)    # the next poll's levels are pushed
+        jmp("watch").side(0)
+        label("read")
+        out(null, 32).side(0)       # the flag down
+        mov(isr, invert(null)).side(0)
+        push(block).side(0)         # MARK: the read's words follow
+        set(y, 23).side(0)
+        label("bit")
+        set(pins, 0b11).side(0)[high]   # PD_SCK high: each HX711's next bit
+        set(pins, 0b00).side(0)     # PD_SCK low, SH/LD low: every DOUT's bit latched
+        set(pins, 0b10).side(0)
+        set(x, 31).side(0)
+        label("shift")
+        in_(pins, 1).side(0)
+        jmp(x_dec, "shift").side(1)
+        push(block).side(0)
+        jmp(y_dec, "bit").side(0)
+        set(pins, 0b11).side(0)[high]   # the 25th pulse: channel A at gain 128 next
+        set(pins, 0b10).side(0)
+        jmp("force").side(0)        # the levels after the read are pushed: its end
 
     return hx711_chain
 
 
-class _Reader:
-    """What both kinds of wiring share: a running state machine, 24 words a reading."""
+def program_cycles(program):
+    """The cycles each instruction of an assembled program takes (1 + its delay), read off the
+    words, so that what the planner assumes follows the program. The delay field's top bits
+    are the side-set's when the program has one (item 7 of asm_pio's list: its pins; bit 30
+    of item 3, EXECCTRL: an optional side-set, one bit more)."""
+    sideset = program[7]
+    bits = 0 if sideset is None else (1 if isinstance(sideset, int) else len(sideset))
+    bits += program[3] >> 30 & 1
+    mask = (1 << (5 - bits)) - 1
+    return [1 + (word >> 8 & mask) for word in program[0]]
 
-    def _start(self, state_machine, program, freq, positions, **pins):
-        self.channels = len(positions)
-        self._positions = positions
-        self._words = [0] * BITS
-        self._sm = rp2.StateMachine(state_machine, program, freq=freq, **pins)
-        self._sm.active(1)
-        self.frames = 0
 
-    def read(self):
-        """The next reading of every cell (a list of signed ints), or None when the cells have
-        none ready yet. Never blocks for long: once the first word is in, the rest follow
-        within 0.1 ms (HX711Array) or 1 ms (HX711Chain)."""
-        sm = self._sm
-        if sm.rx_fifo() == 0:
-            return None
-        words = self._words
-        for k in range(BITS):
-            words[k] = sm.get()
-        self.frames += 1
-        return unpack(words, self._positions)
+class _Ring:
+    """Every word the state machine pushes, and the microsecond it was pushed at, copied into
+    RAM round and round by two chained DMA channels: one takes the word from the RX FIFO when
+    it arrives, then triggers the other, which copies the timer's TIMERAWL beside it and
+    triggers the first again. Each ring is `entries` words in a buffer aligned to its size (a
+    DMA ring wraps on its address bits)."""
+
+    def __init__(self, sm_id, entries=RING):
+        size = 4 * entries
+        bits = 0
+        while 1 << bits < size:
+            bits += 1
+        if 1 << bits != size:
+            raise ValueError("hx711: a ring of %d entries is not a power of two" % entries)
+        self.entries = entries
+        self._keep = []                 # the buffers, so that they outlive their addresses
+        self.words = self._aligned(size)
+        self.times = self._aligned(size)
+        self._word = rp2.DMA()
+        self._time = rp2.DMA()
+        block, machine_index = sm_id // 4, sm_id % 4
+        fifo = PIO0_BASE + 0x100000 * block + RXF0 + 4 * machine_index
+        self._word.config(
+            read=fifo, write=self.words, count=1,
+            ctrl=self._word.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=bits,
+                                      ring_sel=True, chain_to=self._time.channel,
+                                      treq_sel=DREQ_PIO0_RX0 + 8 * block + machine_index,
+                                      irq_quiet=True))
+        self._time.config(
+            read=TIMERAWL, write=self.times, count=1,
+            ctrl=self._time.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=bits,
+                                      ring_sel=True, chain_to=self._word.channel,
+                                      treq_sel=TREQ_PERMANENT, irq_quiet=True))
+        self._word.active(1)
+        self.taken = 0                  # entries the CPU has taken, modulo `entries`
+
+    def _aligned(self, size):
+        """The address of `size` bytes of RAM aligned to `size` (allocated twice as large)."""
+        buffer = bytearray(2 * size)
+        self._keep.append(buffer)
+        start = uctypes.addressof(buffer)
+        return (start + size - 1) & ~(size - 1)
+
+    def written(self):
+        """The index of the next entry the DMA will complete (its pair of words both in)."""
+        return (self._time.write - self.times) // 4 % self.entries
 
     def close(self):
-        """Stop the state machine (SCK stays low: the HX711s keep converting)."""
+        self._word.active(0)
+        self._time.active(0)
+        self._word.close()
+        self._time.close()
+
+
+class _Reader:
+    """What both wirings share: the state machine, its ring, the planner, the readings."""
+
+    def _start(self, state_machine, program, positions, read_cycles, freq, sck, clock, **pins):
+        self.channels = len(positions)
+        self.positions = positions
+        self.freq = freq
+        self.sck = sck
+        self.frames = 0                 # readings made (every cell trusted or not)
+        self.untrusted = 0              # cell readings given as None
+        self.delays = 0                 # reads the planner moved
+        self.late = 0                   # reads whose delay came too late to send
+        self.restarts = 0               # times the ring went round under a CPU away too long
+        self.revivals = 0               # times the chips were reset after a stall
+        self._clock = clock
+        self._program = program
+        self._pins = pins
+        self._read_us = read_cycles * 1000000 // freq + 1
+        self.planner = ReadPlanner(len(positions), self._read_us)
+        self._epoch = None
+        self._queue = []
+        self._last_drain = None
+        self._last_reading = None
+        self._forget()
+        self._sm = rp2.StateMachine(state_machine, program, freq=freq, **pins)
+        self._ring = _Ring(state_machine)
+        self._sm.active(1)
+
+    def _forget(self):
+        """Nothing known of the ring's stream: the next levels seen start it afresh."""
+        self._snapshot = -1             # the last levels seen (-1: none yet)
+        self._block = None              # the read under way in the ring: its words
+        self._start_us = 0
+        self._after_read = False
+
+    def _revive(self):
+        """No reading for STALL_US: a chip left half read (noise on PD_SCK, a dip of its
+        supply) holds its DOUT at a data bit, and the program, waiting for every DOUT low,
+        would wait for ever. Power every chip down (PD_SCK high 1 ms: over 60 us does it, the
+        datasheet says) and up again: they start afresh at channel A, gain 128, their
+        rhythms to be learnt again."""
         self._sm.active(0)
+        pin = machine.Pin(self.sck, machine.Pin.OUT, value=1)
+        self._clock.sleep_ms(1)
+        pin.value(0)
+        self._sm.init(self._program, freq=self.freq, **self._pins)    # the pins back to it
+        self.planner = ReadPlanner(self.channels, self._read_us)
+        self._forget()
+        self._last_reading = None
+        self._sm.active(1)
+        self.revivals += 1
+
+    # --- time ------------------------------------------------------------------------------
+
+    def _us(self, raw):
+        """A timer word as microseconds since this reader's epoch (a small int)."""
+        if self._epoch is None:
+            self._epoch = raw
+        t = (raw - self._epoch) & 0xFFFFFFFF
+        if t >= 2 * REBASE:             # keep every time a small int: move the epoch up
+            self._epoch = (self._epoch + REBASE) & 0xFFFFFFFF
+            self.planner.shift(-REBASE)
+            self._start_us -= REBASE
+            t -= REBASE
+        return t
+
+    # --- the ring --------------------------------------------------------------------------
+
+    def read(self):
+        """The oldest reading not yet taken — a list of signed ints, None for a cell whose
+        reading could not be trusted — or None when there is none. Never blocks."""
+        self._drain()
+        if self._queue:
+            return self._queue.pop(0)
+        return None
+
+    def _drain(self):
+        ring = self._ring
+        end = ring.written()
+        now = machine.mem32[TIMERAWL] & 0xFFFFFFFF
+        if self._last_drain is not None and (now - self._last_drain) & 0xFFFFFFFF > GONE_US:
+            # away so long that the ring may have gone round: what it holds may be newer than
+            # what was taken last, or not; start from what it holds now
+            self.restarts += 1
+            ring.taken = end
+            self._block = None
+            self._after_read = False
+            self._snapshot = -1
+        self._last_drain = now
+        if self._last_reading is None:
+            self._last_reading = now
+        elif (now - self._last_reading) & 0xFFFFFFFF > STALL_US and self._clock is not None:
+            self._revive()
+            return
+        taken = ring.taken
+        words, times, entries = ring.words, ring.times, ring.entries
+        mem32 = machine.mem32
+        while taken != end:
+            # mem32 gives signed words (0xFFFFFFFF is -1): as unsigned
+            self._entry(mem32[words + 4 * taken] & 0xFFFFFFFF,
+                        self._us(mem32[times + 4 * taken] & 0xFFFFFFFF))
+            taken = (taken + 1) % entries
+        ring.taken = taken
+
+    def _levels(self, word, t_us):
+        """New DOUT levels: each fall is a conversion's end 75 us before, each rise one whose
+        result nobody read."""
+        previous = self._snapshot
+        self._snapshot = word
+        if previous < 0:
+            return
+        changed = word ^ previous
+        if not changed:
+            return
+        planner = self.planner
+        positions = self.positions
+        for cell in range(self.channels):
+            bit = 1 << positions[cell]
+            if changed & bit:
+                planner.saw_end(cell, t_us if word & bit else t_us - UPDATE_US)
+
+    def _entry(self, word, t_us):
+        block = self._block
+        if block is not None:
+            block.append(word)
+            if len(block) == BITS:
+                self._block = None
+                self._after_read = True
+                self._done = block
+            return
+        if word == MARK:
+            self._block = []
+            self._start_us = t_us
+            return
+        if self._after_read:
+            self._after_read = False
+            self._snapshot = word
+            self._reading(self._done, t_us)
+            return
+        self._levels(word, t_us)
+
+    def _reading(self, words, end_us):
+        """A read from `_start_us` to `end_us`: its values, the untrusted ones None; then the
+        next read planned."""
+        planner = self.planner
+        trusted = planner.intact(self._start_us, end_us)
+        values = unpack(words, self.positions)
+        for cell in range(self.channels):
+            if not trusted[cell]:
+                values[cell] = None
+                self.untrusted += 1
+        self.frames += 1
+        self._last_reading = self._last_drain
+        if len(self._queue) >= QUEUE:
+            self._queue.pop(0)
+        self._queue.append(values)
+        self._plan(end_us)
+
+    def _plan(self, end_us):
+        """Ask the program to wait before its next read if a conversion would end inside it;
+        too late (the CPU came after the chips were ready), leave it to `intact`."""
+        planner = self.planner
+        for cell in range(self.channels):
+            if not planner.known(cell):
+                return                          # rhythms not learnt yet: nothing to plan
+        ready, wait = planner.plan(end_us)
+        if not wait:
+            return
+        now = self._us(machine.mem32[TIMERAWL] & 0xFFFFFFFF)
+        if now > ready - LATE_US:
+            self.late += 1
+            return
+        self._sm.put(wait * (self.freq // 1000000))
+        self.delays += 1
+
+    def close(self):
+        """Stop the state machine and the DMA (PD_SCK stays low: the HX711s keep converting)."""
+        self._sm.active(0)
+        self._ring.close()
 
 
 class HX711Array(_Reader):
-    """HX711s on one clock pin, each DOUT on its own GPIO (see the module)."""
+    """HX711s on one clock pin `sck`, each DOUT on a GPIO of its own, the GPIOs consecutive in
+    any order (see the module). `state_machine` 0..3 (block 0); `clock` the firmware's clock
+    (clock.py), which a revival sleeps on."""
 
-    def __init__(self, clock, data, gain=128, state_machine=0, freq=FREQ):
+    def __init__(self, sck, data, gain=128, state_machine=0, freq=FREQ, clock=None):
         # which pins exist and that each is used once, config.py checks for the whole board
         if not isinstance(data, (list, tuple)) or not data:
             raise ValueError("hx711: data must list one GPIO per cell")
@@ -206,40 +505,62 @@ class HX711Array(_Reader):
             raise ValueError("hx711: %d cells are over the %d one PIO program reads directly; "
                              "latch them into 74HC165s (HX711Chain)" % (len(data), MAX_CELLS))
         base = min(data)
-        span = max(data) - base + 1         # at most 30: the RP2040 has GPIO 0..29
-        offsets = [pin - base for pin in data]
+        if sorted(data) != list(range(base, base + len(data))):
+            raise ValueError("hx711: the data pins %s are not consecutive GPIOs: one PIO "
+                             "sample reads them all at once" % (sorted(data),))
+        if state_machine not in (0, 1, 2, 3):
+            raise ValueError("hx711: state machine %r: the program needs PIO block 0 (0..3)"
+                             % (state_machine,))
+        pulses = gain_pulses(gain)
         for pin in data:
             machine.Pin(pin, machine.Pin.IN)
         self.gain = gain
         self.data = list(data)
-        self._start(state_machine, parallel_program(span, offsets, gain_pulses(gain)), freq,
-                    offsets, in_base=machine.Pin(base), set_base=machine.Pin(clock))
+        program = parallel_program(len(data), pulses, freq)
+        # a read, from the instruction after MARK's push (19) through the 24 bits (20..25)
+        # and the gain pulses (27..29)
+        cycles = program_cycles(program)
+        read = cycles[19] + BITS * sum(cycles[20:26]) + cycles[26] + pulses * sum(
+            cycles[27:30])
+        self._start(state_machine, program, [pin - base for pin in data], read, freq, sck,
+                    clock, in_base=machine.Pin(base), set_base=machine.Pin(sck))
 
 
 class HX711Chain(_Reader):
-    """HX711s on one clock pin, their DOUTs latched into a chain of 74HC165s: SH/LD on GPIO
-    clock + 1, CLK on clock + 2 (three consecutive pins: one SET drives them), the chain's
+    """HX711s on one clock pin `sck`, their DOUTs latched into a chain of 74HC165s: SH/LD on
+    GPIO sck + 1 (PD_SCK and SH/LD are the program's two set pins), CLK on `shift` (sck + 2 by
+    default), the chain's
     output on `serial` (the first register's QH). Cell k is wired to chain input k: input
     "ABCDEFGH"[k % 8] of register k // 8 (the profiles' `sr.k`); inputs left over are tied
     low. A 74HC165 shifts out its H input first (TI's SN74HC165 datasheet: QH is the last
     flip-flop), then G ... A, then the next register's H: `chain_position` says where each
-    cell's bit comes. Up to 32 cells (four registers) on one state machine. At 4 MHz SCK is high for 0.5 us and
-    a reading takes about 0.8 ms: after each SCK pulse the program latches every DOUT and
-    shifts all 32 bits in, one word per bit; before a reading it shifts them in to check that
-    every DOUT is low."""
+    cell's bit comes. Up to 31 cells (four registers, one input tied low), at gain 128."""
 
-    def __init__(self, clock, serial, cells, gain=128, state_machine=0, freq=CHAIN_FREQ):
-        if clock > 27:
+    def __init__(self, sck, serial, cells, gain=128, state_machine=0, freq=CHAIN_FREQ,
+                 shift=None, clock=None):
+        if sck > 27:
             raise ValueError("hx711: clock pin %d leaves no room for SH/LD and CLK on the next "
-                             "two GPIO" % clock)
-        if isinstance(cells, bool) or not isinstance(cells, int) or not 1 <= cells <= 32:
-            raise ValueError("hx711: a chain reads 1..32 cells (four 74HC165s), not %r"
-                             % (cells,))
-        bits = 8 * ((cells + 7) // 8)
+                             "two GPIO" % sck)
+        if isinstance(cells, bool) or not isinstance(cells, int) or not (
+                1 <= cells <= MAX_CHAIN):
+            raise ValueError("hx711: a chain reads 1..%d cells (four 74HC165s, one input "
+                             "tied low), not %r" % (MAX_CHAIN, cells))
+        if state_machine not in (0, 1, 2, 3):
+            raise ValueError("hx711: state machine %r: the program needs PIO block 0 (0..3)"
+                             % (state_machine,))
+        if gain != 128:
+            raise ValueError("hx711: a 74HC165 chain reads channel A at gain 128 (its program "
+                             "fills the PIO block), not gain %r" % (gain,))
         machine.Pin(serial, machine.Pin.IN)
         self.gain = gain
-        # autopush after `bits` bits: the first bit shifted out is the word's highest
-        positions = [bits - 1 - chain_position(k) for k in range(cells)]
-        self._start(state_machine, chain_program(bits, gain_pulses(gain)), freq, positions,
-                    in_base=machine.Pin(serial), jmp_pin=machine.Pin(serial),
-                    set_base=machine.Pin(clock))
+        program = chain_program(freq)
+        # a read, from the instruction after MARK's push (20) through the 24 bits (21..28: a
+        # pulse and a latch, 32 shifts, a push) and the gain pulse (29..30)
+        cycles = program_cycles(program)
+        read = cycles[20] + BITS * (sum(cycles[21:25]) + 32 * sum(cycles[25:27])
+                                    + sum(cycles[27:29])) + sum(cycles[29:31])
+        # 32 shifts a word: the first bit out ends up highest
+        positions = [31 - chain_position(k) for k in range(cells)]
+        self._start(state_machine, program, positions, read, freq, sck, clock,
+                    in_base=machine.Pin(serial), set_base=machine.Pin(sck),
+                    sideset_base=machine.Pin(sck + 2 if shift is None else shift))

@@ -1,66 +1,172 @@
-"""The NeoPixel strip: whole frames in, each LED in the strip's own colour order.
+"""The NeoPixel strip, driven by a PIO state machine that DMA feeds: the CPU hands a frame over
+and goes on; it never waits for the strip with its interrupts off.
 
-The host (bridge mode) and the guide (standalone mode) both think in R, G, B: the host sends
-3 bytes an LED, the guide's `render` gives (r, g, b) tuples. WS2812B strips want G, R, B on the
-wire, and other parts other orders; `Strip` puts the bytes where the strip wants them::
+The host (bridge mode) and the guide (standalone mode) think in R, G, B: the host sends 3 bytes
+an LED, the guide a colour per place. WS2812B strips want G, R, B on the wire, and other parts
+other orders; `Strip` puts the bytes where the strip wants them::
 
     strip = Strip(pin=22, count=168, order="GRB")
     strip.show(pixel_bytes)                 # R, G, B for every LED, in strip order
-    strip.show_pixels(render(frame, layout, t_ms))
+    strip.show_places(colours, led_place)   # R, G, B for every place, and each LED's place
     strip.pixels                            # what the strip shows, as R, G, B bytes
 
-A frame equal to the one on show is not sent again: the strip keeps its colours without being
-refreshed, and 168 LEDs take 5 ms of the CPU to send.
+Why not MicroPython's `neopixel`: its `write()` is `machine.bitstream`, which sends the bits
+from the CPU with interrupts off, 30 us an LED (24 bits of 1.25 us, WS2812B datasheet): 5.3 ms
+for a 2 x 6 board's 176 LEDs, 9.6 ms for 2 x 12's 320, during which nothing else runs — not
+the USB link, not a timer. Here a PIO program makes the waveform (10 cycles a bit at 8 MHz: a
+0 is high 375 ns, a 1 high 875 ns, within the datasheet's 400 and 800 ns +-150) and a DMA
+channel feeds it one 32-bit word an LED from RAM. The CPU's only work is to fill the words of
+the next frame (`fast.py` does it without a Python loop a LED, on the Pico).
 
-MicroPython's `neopixel` module (a fake one under tests).
+A frame equal to the one on show is not sent again: the strip keeps its colours. One that comes
+while the last is still on the wire waits (the newest wins) and goes out at the next `poll()`,
+which the main loops call. Between two frames the line stays low at least 300 us, the reset
+the WS2812B-V5 needs (older parts: 50 us).
+
+MicroPython on the Pico (rp2); under tests, firmware/fakes/ runs the program and the DMA.
 """
 
 import machine
-import neopixel
+import rp2
 
 from config import ORDERS
 
+try:
+    from micropython import const
+except ImportError:
+    def const(value):
+        return value
+
+try:
+    import fast                         # the Pico: the frame's words filled by native code
+except (ImportError, SyntaxError):      # a port without viper (the tests'): plain Python
+    fast = None
+
+FREQ = 8000000              # 10 cycles a bit: 800 kbit/s
+LED_US = const(30)          # 24 bits of 1.25 us
+RESET_US = const(300)       # the line low between frames (WS2812B-V5: at least 280 us)
+TIMERAWL = const(0x40054028)
+PIO1_TXF0 = const(0x50300010)
+DREQ_PIO1_TX0 = const(8)
+NO_PLACE = const(255)       # an LED no place lights
+
+
+def _program():
+    @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
+                 pull_thresh=24, fifo_join=rp2.PIO.JOIN_TX)
+    def ws2812():
+        wrap_target()
+        label("bit")
+        out(x, 1).side(0)[2]            # 3 cycles low: the end of the bit before
+        jmp(not_x, "zero").side(1)[2]   # 3 cycles high: every bit starts high
+        jmp("bit").side(1)[3]           # a 1: 4 more high (7 in all), then those 3 low
+        label("zero")
+        nop().side(0)[3]                # a 0: 4 low (7 low with the 3 of the next bit)
+        wrap()
+
+    return ws2812
+
+
+WS2812 = _program()
+
+
+def pack(pixels, words, at):
+    """Put R, G, B bytes `pixels` into the LED words `words` (a bytearray, 4 bytes an LED,
+    little-endian: byte 3 goes out first): colour c of each LED into byte at[c]."""
+    r, g, b = at
+    j = 0
+    for i in range(0, len(pixels), 3):
+        words[j + r] = pixels[i]
+        words[j + g] = pixels[i + 1]
+        words[j + b] = pixels[i + 2]
+        j += 4
+
+
+def pack_places(colours, led_place, words, at):
+    """The LED words for a colour per place: `colours` holds R, G, B for place p at 3p,
+    `led_place` each LED's place (NO_PLACE: dark)."""
+    r, g, b = at
+    j = 0
+    for place in led_place:
+        if place == NO_PLACE:
+            words[j + r] = words[j + g] = words[j + b] = 0
+        else:
+            k = 3 * place
+            words[j + r] = colours[k]
+            words[j + g] = colours[k + 1]
+            words[j + b] = colours[k + 2]
+        j += 4
+
+
+if fast is not None:
+    pack = fast.pack                    # noqa: F811 (the same, natively)
+    pack_places = fast.pack_places      # noqa: F811
+
+
+def led_places(layout_leds, count):
+    """Each LED's place (NO_PLACE for LEDs no place lights), from a layout's LEDs per place."""
+    places = bytearray([NO_PLACE] * count)
+    for place in range(len(layout_leds)):
+        for i in layout_leds[place]:
+            places[i] = place
+    return places
+
 
 class Strip:
-    """`count` RGB NeoPixels on GPIO `pin`, wired in colour `order` (one of ORDERS)."""
+    """`count` RGB NeoPixels on GPIO `pin`, wired in colour `order` (one of ORDERS), on PIO
+    state machine `state_machine` (4..7, block 1: block 0 reads the load cells)."""
 
-    def __init__(self, pin, count, order="GRB"):
+    def __init__(self, pin, count, order="GRB", state_machine=4):
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1024:
             raise ValueError("leds: a strip of %r LEDs: give 1..1024" % (count,))
         if order not in ORDERS:
             raise ValueError("leds: colour order %r is not one of %s" % (order, ", ".join(ORDERS)))
+        if state_machine not in (4, 5, 6, 7):
+            raise ValueError("leds: state machine %r: the strip's program goes in PIO block 1 "
+                             "(4..7)" % (state_machine,))
         self.count = count
         self.order = order
-        # where R, G and B go within an LED's 3 bytes on the wire
-        self._at = (order.index("R"), order.index("G"), order.index("B"))
-        self._strip = neopixel.NeoPixel(machine.Pin(pin), count)
-        self.pixels = bytes(3 * count)
-        self.writes = 0
-        self._send()                # all off: a strip powers up showing whatever it likes
+        self.state_machine = state_machine
+        # where R, G and B go in an LED's word: the first colour on the wire in byte 3
+        self._at = (3 - order.index("R"), 3 - order.index("G"), 3 - order.index("B"))
+        self._buffers = (bytearray(4 * count), bytearray(4 * count))
+        self._next = 0                  # the buffer the next frame is filled into
+        self._pending = None            # (kind, data): a frame waiting for the line
+        self._shown = None              # what is on the strip: (kind, data)
+        self._sent_us = 0
+        self._frame_us = LED_US * count + RESET_US
+        self._sm = rp2.StateMachine(state_machine, WS2812, freq=FREQ,
+                                    sideset_base=machine.Pin(pin))
+        self._sm.active(1)
+        self._dma = rp2.DMA()
+        self._fifo = PIO1_TXF0 + 4 * (state_machine % 4)
+        self._ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False,
+                                         treq_sel=DREQ_PIO1_TX0 + state_machine % 4,
+                                         irq_quiet=True)
+        self.writes = 0                 # frames sent
+        self.waited = 0                 # times a frame waited for the one on the wire
+        self._send(("pixels", bytes(3 * count)))   # all off: a strip powers up any way
+
+    # --- what to show -----------------------------------------------------------------------
 
     def show(self, pixels):
         """Show `pixels`: R, G, B bytes for each LED (3 * count bytes). A ValueError for any
-        other length, and the strip keeps what it showed."""
+        other length, and the strip keeps what it showed. False when it shows them already."""
         if len(pixels) != 3 * self.count:
             raise ValueError("leds: %d bytes for a strip of %d LEDs (3 each: %d)" % (
                 len(pixels), self.count, 3 * self.count))
-        if pixels == self.pixels:
-            return False
-        buf = self._strip.buf
-        if self._at == (0, 1, 2):
-            buf[:] = pixels
-        else:
-            r, g, b = self._at
-            for i in range(0, 3 * self.count, 3):
-                buf[i + r] = pixels[i]
-                buf[i + g] = pixels[i + 1]
-                buf[i + b] = pixels[i + 2]
-        self.pixels = bytes(pixels)
-        self._send()
-        return True
+        return self._want(("pixels", bytes(pixels)))
+
+    def show_places(self, colours, led_place):
+        """Show a colour per place: `colours` R, G, B bytes, 3 a place; `led_place` each LED's
+        place (`led_places` makes it from a layout). False when the strip shows them already."""
+        if len(led_place) != self.count:
+            raise ValueError("leds: %d LEDs placed for a strip of %d" % (
+                len(led_place), self.count))
+        return self._want(("places", bytes(colours), led_place))
 
     def show_pixels(self, colours):
-        """Show a list of (r, g, b) tuples, one per LED (what guide.pixels.render gives)."""
+        """Show a list of (r, g, b) tuples, one per LED."""
         if len(colours) != self.count:
             raise ValueError("leds: %d colours for a strip of %d LEDs" % (
                 len(colours), self.count))
@@ -77,6 +183,63 @@ class Strip:
         """Every LED off."""
         return self.show(bytes(3 * self.count))
 
-    def _send(self):
-        self._strip.write()
+    @property
+    def pixels(self):
+        """What the strip shows (or is about to), as R, G, B bytes for each LED."""
+        frame = self._pending or self._shown
+        if frame[0] == "pixels":
+            return frame[1]
+        colours, led_place = frame[1], frame[2]
+        out = bytearray(3 * self.count)
+        for i in range(self.count):
+            place = led_place[i]
+            if place != NO_PLACE:
+                out[3 * i:3 * i + 3] = colours[3 * place:3 * place + 3]
+        return bytes(out)
+
+    # --- the line ---------------------------------------------------------------------------
+
+    def _want(self, frame):
+        if frame == (self._pending or self._shown):
+            return False
+        self._pending = frame
+        self.poll()
+        return True
+
+    def busy(self):
+        """True while a frame is on the wire, or its reset time has not passed yet."""
+        return self._dma.active() or (
+            (machine.mem32[TIMERAWL] - self._sent_us) & 0xFFFFFFFF < self._frame_us)
+
+    def poll(self):
+        """Send the frame that waits, if the line is free (the main loops call this)."""
+        frame = self._pending
+        if frame is None:
+            return
+        if self.busy():
+            self.waited += 1
+            return
+        self._pending = None
+        self._send(frame)
+
+    def flush(self, clock):
+        """Wait (on `clock`, see clock.py) until the frame that waits is on the strip: for a
+        frame shown once with no main loop to poll after it (a fault at boot)."""
+        for _ in range(100):            # a frame takes 10 ms at the most
+            if self._pending is None:
+                return
+            clock.sleep_ms(1)
+            self.poll()
+
+    def _send(self, frame):
+        words = self._buffers[self._next]
+        self._next ^= 1
+        if frame[0] == "pixels":
+            pack(frame[1], words, self._at)
+        else:
+            pack_places(frame[1], frame[2], words, self._at)
+        self._shown = frame
+        self._sent_us = machine.mem32[TIMERAWL]
+        self._dma.config(read=words, write=self._fifo, count=self.count, ctrl=self._ctrl,
+                         trigger=True)
         self.writes += 1

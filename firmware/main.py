@@ -35,6 +35,7 @@ def safe_mode(device):
 
 def show_fault(device):
     device.strip.show_pixels([FAULT_COLOUR] * device.strip.count)
+    device.strip.flush(device.clock)        # no main loop will poll the strip after this
 
 
 def start(config, clock, port=None, folder=""):

@@ -16,8 +16,8 @@ from controller.drivers.pico import FirmwareMismatch, PicoBridge
 from controller.hardware.profile import load
 from controller.protocol.link import Link
 from controller.guide.frame import DROP, STEADY, WAIT, Frame, waiting
-from controller.protocol.messages import (Button, Buzz, Hello, LedFrame, Sensors, State,
-                                          StateRequest)
+from controller.protocol.messages import (PROTOCOL_VERSION, Button, Buzz, Hello, LedFrame,
+                                          Sensors, State, StateRequest)
 from controller.runner import Runner, open_session
 from controller.sensing import Calibration
 from fakes import PtyDevice, RecordingPixelBuf
@@ -26,7 +26,7 @@ from fakes import PtyDevice, RecordingPixelBuf
 class FakePico:
     """The Pico's end of the link, in Python, on the far side of a pty."""
 
-    def __init__(self, pty, protocol=1):
+    def __init__(self, pty, protocol=PROTOCOL_VERSION):
         self.pty = pty
         self.t = 0
         self.link = Link(lambda data: os.write(pty.master, data), lambda: self.t,
@@ -135,11 +135,11 @@ def test_a_pulled_cable_and_a_rebooted_pico_come_back_with_the_leds(pico):
 
 def test_firmware_of_another_protocol_version_is_named(tmp_path):
     pty = PtyDevice(str(tmp_path / "ttyACM-old"))
-    fake = FakePico(pty, protocol=2)
+    fake = FakePico(pty, protocol=PROTOCOL_VERSION - 1)
     bridge = PicoBridge(pty.path, "pico-bridge-2x6", 14)
     bridge.open()
     fake.link.connect()
-    with pytest.raises(FirmwareMismatch, match="protocol version 2.*this end version 1"):
+    with pytest.raises(FirmwareMismatch, match="protocol version 1.*this end version 2"):
         exchange(bridge, fake)
     pty.unplug()
 

@@ -525,6 +525,26 @@ def test_retare_declares_a_count():
         sensor.retare(9)
 
 
+def test_a_missing_reading_leaves_its_channel_waiting_for_the_next():
+    """None in a frame: the Pico could not trust that reading (a conversion may have ended
+    while it was read). The channel keeps what it had; the others count as ever."""
+    cells = LoadCells(random.Random(27), channels=4, counts=[0, 4, 0, 2])
+    sensor = CountingSensor(cells.calibration())
+    t = 0
+    for frame in range(60):
+        raw = cells.frame(t)
+        if frame % 3:
+            raw[1] = None                   # two readings in three of pit 1 missing
+        if frame >= 40:
+            raw[3] = None                   # North's store: none at all from frame 40
+        sensor.feed(t, raw)
+        t += FRAME_MS
+        if frame == 39:
+            before = _state(sensor)[6][3]
+    assert sensor.counts == [0, 4, 0, 2] and all(sensor.settled)
+    assert _state(sensor)[6][3] == before   # untouched while it had no reading
+
+
 # --- counting: bad input ----------------------------------------------------------------------
 
 def _state(sensor):
@@ -540,7 +560,7 @@ BAD_FRAMES = [
     ([1, 2.0, 3, 4], "channel 1 (pit 1): reading 2.0 is not an int"),
     ([1, 2, True, 4], "channel 2 (South's store): reading True is not an int"),
     ([1, 2, 3, "4"], "channel 3 (North's store): reading '4' is not an int"),
-    ([None, 2, 3, 4], "channel 0 (pit 0)"),
+    ([1, 2, 3, [4]], "channel 3 (North's store): reading [4] is not an int"),
     ("1234", "a frame is a list of 4 readings, not str"),
     (None, "not NoneType"),
 ]

@@ -1,4 +1,4 @@
-"""The messages of the pico-bridge link (protocol version 1), each as bytes and back.
+"""The messages of the pico-bridge link (protocol version 2), each as bytes and back.
 
 Every payload (the bytes a frame carries, see `framing`) starts with a 4-byte header::
 
@@ -12,7 +12,9 @@ kind   message          sender    body
 1      `Hello`          both      session u32, role u8 (0 host, 1 device), firmware and profile
                                   (each a length u8 and up to 32 printable ASCII bytes)
 2      `Ack`            both      the kind acknowledged u8 (the header's number is its number)
-3      `Sensors`        device    time_ms u32, channels u8, a signed 24-bit reading each
+3      `Sensors`        device    time_ms u32, channels u8, a missing bit per channel
+                                  (ceil(channels / 8) bytes, channel i = bit i % 8 of byte
+                                  i // 8), then a signed 24-bit reading each (0 if missing)
 4      `Leds`           host      LEDs u16, then R, G, B bytes for each
 5      `Button`         device    button u8 (0 new game, 1 undo, 2 hint, 3 confirm),
                                   pressed u8 (0 or 1), time_ms u32
@@ -21,6 +23,9 @@ kind   message          sender    body
 8      `State`          device    uptime_ms u32, buttons held u8 (bit i: button i), sensor
                                   channels u8, LEDs u16, then R, G, B bytes for each
 =====  ===============  ========  ============================================================
+
+Version 2 differs from 1 in `Sensors` alone: a reading may be missing (the Pico could not
+trust it: a conversion may have ended while it was read).
 
 Each kind numbers its own messages (see `link`): a receiver tells a resend from a new message
 by the number, and counts the sensor frames it missed by the gaps.
@@ -33,7 +38,7 @@ range), so a corrupted frame that slips past the CRC must also be well formed to
 
     >>> payload = Button(3, True, 1200).encode(7)
     >>> payload
-    b'\\x01\\x05\\x00\\x07\\x03\\x01\\x00\\x00\\x04\\xb0'
+    b'\\x02\\x05\\x00\\x07\\x03\\x01\\x00\\x00\\x04\\xb0'
     >>> decode(payload)
     (7, Button(button=3, pressed=True, time_ms=1200))
     >>> decode(payload[:-1])
@@ -60,7 +65,7 @@ try:
 except ImportError:                     # a port without random: sessions must be given
     getrandbits = None
 
-PROTOCOL_VERSION = const(1)
+PROTOCOL_VERSION = const(2)
 HEADER = const(4)           # version, kind, sequence number (2 bytes)
 MAX_SEQ = const(0xFFFF)
 
@@ -245,7 +250,7 @@ class Hello(Message):
                                         "ASCII" % (field, raw[offset], offset))
             texts.append(raw.decode())
             at = end
-        # a later version may append fields to its Hello; version 1 has none
+        # a later version may append fields to its Hello; version 2 has none
         if version == PROTOCOL_VERSION and at != len(payload):
             extra = len(payload) - at
             raise ProtocolError("Hello: %d byte%s after the profile" % (
@@ -280,9 +285,11 @@ class Ack(Message):
 
 
 class Sensors(Message):
-    """One sensor frame, device to host, 80 a second: the device's clock `time_ms` (0..2**32-1,
-    wrapping) and one reading per channel, raw signed 24-bit HX711 values (or 0/1 levels of
-    digital sensors). Never resent: the next frame is 12.5 ms away."""
+    """One sensor frame, device to host, each time the load cells have been read (about 93 a
+    second): the device's clock `time_ms` (0..2**32-1, wrapping) and one reading per channel,
+    a raw signed 24-bit HX711 value (or a 0/1 level of a digital sensor), or None where the
+    device has no trustworthy reading of that channel this time. Never resent: the next frame
+    is a few milliseconds away."""
 
     __slots__ = ("time_ms", "values")
     KIND = SENSORS
@@ -298,15 +305,26 @@ class Sensors(Message):
                 len(values), MAX_CHANNELS))
         for channel in range(len(values)):
             value = values[channel]
+            if value is None:
+                continue
             if type(value) is not int or not SENSOR_LOW <= value <= SENSOR_HIGH:
                 raise ProtocolError("Sensors: channel %d reading %r is not an int in "
-                                    "%d..%d" % (channel, value, SENSOR_LOW, SENSOR_HIGH))
+                                    "%d..%d (or None: missing)" % (
+                                        channel, value, SENSOR_LOW, SENSOR_HIGH))
         self.values = list(values)
 
     def _encode_body(self, out):
         _put_u32(out, self.time_ms)
-        out.append(len(self.values))
-        for value in self.values:
+        values = self.values
+        out.append(len(values))
+        mask = bytearray((len(values) + 7) // 8)
+        for channel in range(len(values)):
+            if values[channel] is None:
+                mask[channel >> 3] |= 1 << (channel & 7)
+        out.extend(mask)
+        for value in values:
+            if value is None:
+                value = 0
             value &= 0xFFFFFF           # two's complement in 24 bits
             out.append(value >> 16)
             out.append((value >> 8) & 0xFF)
@@ -318,11 +336,22 @@ class Sensors(Message):
             raise ProtocolError("Sensors: a payload of %d bytes, under the %d of the "
                                 "shortest" % (len(payload), HEADER + 5))
         channels = payload[HEADER + 4]
-        _need("Sensors", payload, HEADER + 5 + 3 * channels)
+        masks = (channels + 7) // 8
+        at = HEADER + 5 + masks
+        _need("Sensors", payload, at + 3 * channels)
+        if channels & 7 and payload[at - 1] >> (channels & 7):
+            raise ProtocolError("Sensors: a missing bit set beyond the %d channels" % channels)
         values = []
-        for at in range(HEADER + 5, len(payload), 3):
+        for channel in range(channels):
             value = payload[at] << 16 | payload[at + 1] << 8 | payload[at + 2]
-            values.append(value - 0x1000000 if value & 0x800000 else value)
+            at += 3
+            if payload[HEADER + 5 + (channel >> 3)] >> (channel & 7) & 1:
+                if value:
+                    raise ProtocolError("Sensors: channel %d is missing but carries a "
+                                        "reading" % channel)
+                values.append(None)
+            else:
+                values.append(value - 0x1000000 if value & 0x800000 else value)
         return cls(_u32(payload, HEADER), values)
 
 

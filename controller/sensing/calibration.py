@@ -261,17 +261,24 @@ class Calibrator:
         columns = [[] for _ in range(self.channels)]
         for number in range(len(frames)):
             try:
-                check_frame(frames[number], self.channels)
+                check_frame(frames[number], self.channels, missing=True)
             except SensingError as error:
                 raise SensingError("%s, frame %d: %s" % (step, number, error))
             frame = frames[number]
             for i in range(self.channels):
                 value = frame[i]
+                if value is None:               # no trusted reading of it in this frame
+                    continue
                 if value <= self.low[i] or value >= self.high[i]:
                     raise SensingError("%s: %s reads %d, at the converter's limit: an overloaded "
                                        "or miswired cell" % (
                                            step, channel_name(i, self.channels), value))
                 columns[i].append(value)
+        for i in range(self.channels):
+            if len(columns[i]) < MIN_FRAMES:
+                raise SensingError("%s: %s has %d readings of %d frames, under the %d it needs"
+                                   % (step, channel_name(i, self.channels), len(columns[i]),
+                                      len(frames), MIN_FRAMES))
         return columns
 
     def tare(self, frames):

@@ -352,17 +352,21 @@ class CountingSensor:
 
     def feed(self, t_ms, raw):
         """Take one frame: `t_ms` (milliseconds, never decreasing) and `raw` (one int per
-        channel). Returns the list of channels whose count, settled flag or fault changed."""
+        channel, or None for a channel with no reading this time: the converter's reading was
+        not trusted, and the channel waits for its next). Returns the list of channels whose
+        count, settled flag or fault changed."""
         check_time(t_ms, self._t)
         channels = self._channels
         size = len(channels)
-        check_frame(raw, size)
+        check_frame(raw, size, missing=True)
         self._t = t_ms
         changed = []
         settled = self.settled
         for i in range(size):
             ch = channels[i]
             v = raw[i]
+            if v is None:
+                continue
             if v <= ch.low or v >= ch.high:
                 if self._down(i, ch, RANGE, v):
                     changed.append(i)

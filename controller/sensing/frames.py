@@ -70,10 +70,11 @@ def check_time(t_ms, last):
     return t_ms
 
 
-def check_frame(frame, channels, name=channel_name, allowed=None):
+def check_frame(frame, channels, name=channel_name, allowed=None, missing=False):
     """Raise a SensingError unless `frame` is a list (or tuple) of `channels` ints (each one of
-    `allowed` when given). Checked whole before any state changes, so a bad frame is refused
-    without a trace. `name(channel, channels)` names a channel in the message."""
+    `allowed` when given; None too when `missing`: a channel with no reading this frame).
+    Checked whole before any state changes, so a bad frame is refused without a trace.
+    `name(channel, channels)` names a channel in the message."""
     if not isinstance(frame, (list, tuple)):
         raise SensingError("a frame is a list of %d readings, not %s" % (
             channels, type(frame).__name__))
@@ -85,11 +86,15 @@ def check_frame(frame, channels, name=channel_name, allowed=None):
     # the channel's name only when something is wrong.
     for value in frame:
         if type(value) is not int or (allowed is not None and value not in allowed):
+            if value is None and missing:
+                continue
             break
     else:
         return
     for channel in range(channels):
         value = frame[channel]
+        if value is None and missing:
+            continue
         if type(value) is not int:
             raise SensingError("%s: reading %r is not an int" % (name(channel, channels), value))
         if allowed is not None and value not in allowed:

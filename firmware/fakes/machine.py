@@ -42,7 +42,20 @@ def use_clock(clock):
 
 def now_us():
     """The fake time in microseconds."""
-    return 0 if _clock is None else _clock.ticks_ms() * 1000
+    return 0 if _clock is None else _clock.ticks_ms() * 1000 + _spent[0]
+
+
+_spent = [0]                    # microseconds spent by blocking calls, past the clock's ms
+
+
+def spend_us(us):
+    """The CPU is busy for `us` microseconds (a blocking call: a NeoPixel write with interrupts
+    off, a get() that waits): time moves on for everything the fakes model."""
+    total = _spent[0] + us
+    if _clock is not None and hasattr(_clock, "advance"):
+        _clock.advance(total // 1000)
+        total %= 1000
+    _spent[0] = total
 
 
 def reset_fakes():
@@ -52,11 +65,17 @@ def reset_fakes():
     import sys
     _lines.clear()
     _clock = None
+    del _memory[:]
+    _spent[0] = 0
+    _next_address[0] = 0x20001000
     PWM.instances = []
     WDT.instance = None
     strips = sys.modules.get("neopixel")
     if strips is not None:
         strips.NeoPixel.instances = []
+    pio = sys.modules.get("rp2")
+    if pio is not None:
+        pio.reset_fakes()
 
 
 class _Line:
@@ -71,6 +90,7 @@ class _Line:
         self.watchers = []          # callback(level, t_us) on each change of `out`
         self.irq = None             # (handler, trigger, Pin)
         self.owner = None           # "pwm", "pio", "neopixel": a peripheral that took the pin
+        self.next_change = None     # when `source` may next change by itself (see source())
 
     def level(self, t_us=None):
         source = self.source
@@ -108,9 +128,13 @@ def drive(gpio, value):
     _edge(target, before)
 
 
-def source(gpio, function):
-    """Make `gpio`'s outside level `function(t_us)` (None: no longer)."""
-    line(gpio).source = function
+def source(gpio, function, next_change=None):
+    """Make `gpio`'s outside level `function(t_us)` (None: no longer). `next_change(t_us)`, if
+    given, says the first time after t_us the level may change by itself (-1: no such time),
+    so that a PIO state machine waiting on the pin wakes exactly then."""
+    target = line(gpio)
+    target.source = function
+    target.next_change = next_change
 
 
 def watch(gpio, callback):
@@ -118,8 +142,13 @@ def watch(gpio, callback):
     line(gpio).watchers.append(callback)
 
 
+quiet = [False]                 # True: outputs change nothing outside (a dry run's)
+
+
 def output(gpio, value, t_us=None):
     """The chip (firmware or PIO) drives `gpio` to `value`; watchers hear of a change."""
+    if quiet[0]:
+        return
     target = _lines.get(gpio)
     if target is None:
         target = line(gpio)
@@ -156,15 +185,18 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, id, mode=-1, pull=-1, value=None):
+    def __init__(self, id, mode=-1, pull=-1, *, value=None):
         self.id = id
         self._line = line(id)
-        self.init(mode, pull, value)
+        self.init(mode, pull, value=value)
 
-    def init(self, mode=-1, pull=-1, value=None):
+    def init(self, mode=-1, pull=-1, *, value=None):
+        # MicroPython's rp2 port (machine_pin.c): `value` is keyword-only, and a mode given
+        # without a pull sets the pull to none; Pin(n) alone changes nothing
         if mode != -1:
             self._line.mode = mode
-        if pull != -1:
+            self._line.pull = None if pull == -1 else pull
+        elif pull != -1:
             self._line.pull = pull
         if value is not None:
             output(self.id, value)
@@ -268,6 +300,71 @@ class WDT:
         return max(self.longest_ms, now_us() // 1000 - last) > self.timeout
 
 
+# --- memory: what DMA and mem32 reach (fakes/uctypes.py gives buffers their addresses) ------
+
+TIMERAWL = 0x40054028           # the RP2040 timer's raw low word: microseconds since boot
+_memory = []                    # (first address, bytes, buffer), in address order
+_next_address = [0x20001000]
+bus_us = None                   # set while a PIO/DMA event runs: the time it happens at
+
+
+def address_of(buffer):
+    """The fake address of `buffer` (a bytearray or bytes: what the firmware gives DMA): given
+    on first use, 16-byte aligned like MicroPython's heap, and kept while the test runs."""
+    for first, size, known in _memory:
+        if known is buffer:
+            return first
+    size = len(buffer)
+    first = _next_address[0]
+    _next_address[0] = first + (size + 31) // 16 * 16
+    _memory.append((first, size, buffer))
+    return first
+
+
+def _find(address):
+    for first, size, buffer in _memory:
+        if first <= address < first + size:
+            return buffer, address - first
+    return None, 0
+
+
+def read_word(address):
+    """The little-endian 32-bit word at `address` (the timer, or a buffer given an address)."""
+    if address == TIMERAWL:
+        return (now_us() if bus_us is None else bus_us) & 0xFFFFFFFF
+    buffer, offset = _find(address)
+    if buffer is None:
+        return 0
+    return (buffer[offset] | buffer[offset + 1] << 8 | buffer[offset + 2] << 16
+            | buffer[offset + 3] << 24)
+
+
+def write_word(address, value):
+    """Store a little-endian 32-bit word at `address` (a DMA transfer)."""
+    buffer, offset = _find(address)
+    if buffer is None:
+        raise ValueError("fake memory: no buffer at 0x%08x" % address)
+    buffer[offset] = value & 0xFF
+    buffer[offset + 1] = value >> 8 & 0xFF
+    buffer[offset + 2] = value >> 16 & 0xFF
+    buffer[offset + 3] = value >> 24 & 0xFF
+
+
+class _Mem32:
+    """machine.mem32: as MicroPython's (extmod/machine_mem.c) it gives a word as a *signed*
+    int (0xFFFFFFFF reads as -1); mask it to compare with unsigned constants."""
+
+    def __getitem__(self, address):
+        word = read_word(address)
+        return word - 0x100000000 if word & 0x80000000 else word
+
+    def __setitem__(self, address, value):
+        write_word(address, value & 0xFFFFFFFF)
+
+
+mem32 = _Mem32()
+
+
 def reset_cause():
     return _reset_cause
 
@@ -282,3 +379,13 @@ def freq(value=None):
 
 def reset():
     raise SystemExit("machine.reset() called")
+
+
+def _fake_uctypes():
+    """`import uctypes` gives fakes/fake_uctypes.py from now on (see there)."""
+    import sys
+    import fake_uctypes
+    sys.modules["uctypes"] = fake_uctypes
+
+
+_fake_uctypes()

@@ -43,7 +43,24 @@ class PIO:
     IRQ_SM0 = 0x100
 
     def __init__(self, id):
+        if id not in (0, 1):
+            raise ValueError("invalid PIO %r" % (id,))
         self.id = id
+
+    def add_program(self, program):
+        _load(self.id, program)
+
+    def remove_program(self, program=None):
+        if program is None:
+            for loaded, _, _ in _blocks[self.id]:
+                loaded[1 + self.id] = -1
+            _blocks[self.id] = []
+            return
+        _blocks[self.id] = [entry for entry in _blocks[self.id] if entry[0] is not program]
+        program[1 + self.id] = -1
+
+    def state_machine(self, id, program=None, *args, **kwargs):
+        return StateMachine(4 * self.id + id, program, *args, **kwargs)
 
 
 # The names a program function sees, with the values the instruction fields take.
@@ -239,15 +256,317 @@ def _reverse32(value):
     return result
 
 
+# --- the PIO blocks' instruction memory ----------------------------------------------------
+#
+# Each of the RP2040's two PIO blocks has 32 instruction slots shared by its four state
+# machines (RP2040 datasheet 3.2.1). MicroPython loads a program into the block of the state
+# machine that runs it, once per program object (it keeps the offset in the program's list:
+# items 1 and 2, -1 while not loaded), and fails with OSError(ENOMEM) when it does not fit.
+
+SLOTS = 32
+ENOMEM = 12
+_blocks = {0: [], 1: []}            # PIO block -> [(program, first slot, length)]
+_machines = {}                      # state machine id -> the running StateMachine
+
+
+def reset_fakes():
+    """Unload every program, stop every state machine, free every DMA channel."""
+    _blocks[0] = []
+    _blocks[1] = []
+    _machines.clear()
+    for channel in range(len(DMA.claimed)):
+        DMA.claimed[channel] = None
+
+
+def _load(block, program):
+    """The slot `program` starts at in `block`, loading it there if it is not yet."""
+    for loaded, first, _ in _blocks[block]:
+        if loaded is program:
+            return first
+    length = len(program[0])
+    used = sorted([(first, first + size) for _, first, size in _blocks[block]])
+    first = 0
+    for low, high in used:
+        if first + length <= low:
+            break
+        first = max(first, high)
+    if first + length > SLOTS:
+        raise OSError(ENOMEM)
+    _blocks[block].append((program, first, length))
+    program[1 + block] = first
+    return first
+
+
+def free_slots(block):
+    """How many of `block`'s 32 instruction slots no program holds (tests)."""
+    return SLOTS - sum([size for _, _, size in _blocks[block]])
+
+
+# --- DMA -------------------------------------------------------------------------------------
+#
+# rp2.DMA as MicroPython 1.27 has it (ports/rp2/rp2_dma.c): twelve channels claimed one per
+# object, `pack_ctrl` / `unpack_ctrl` with the RP2040's CTRL bit layout (datasheet 2.5.7),
+# `config(read, write, count, ctrl, trigger)` where read and write are addresses or buffers,
+# `read`, `write`, `count` and `ctrl` reading the live registers. Transfers follow their
+# TREQ: a PIO RX DREQ moves each word the state machine pushes as it pushes it, a TX DREQ feeds
+# the state machine's TX FIFO as it pulls, TREQ 0x3f (permanent) runs at once. A channel that
+# completes triggers its chain_to channel (reloading that one's count, as the RP2040 does). The
+# timer's TIMERAWL reads the time the transfer happens at.
+
+PIO0_BASE = 0x50200000
+PIO1_BASE = 0x50300000
+TXF0 = 0x10
+RXF0 = 0x20
+TREQ_PERMANENT = 0x3F
+_FIELDS = (("enable", 0, 1, 1), ("high_pri", 1, 1, 0), ("size", 2, 2, 2), ("inc_read", 4, 1, 1),
+           ("inc_write", 5, 1, 1), ("ring_size", 6, 4, 0), ("ring_sel", 10, 1, 0),
+           ("chain_to", 11, 4, None), ("treq_sel", 15, 6, TREQ_PERMANENT),
+           ("irq_quiet", 21, 1, 1), ("bswap", 22, 1, 0), ("sniff_en", 23, 1, 0),
+           ("busy", 24, 1, 0), ("write_err", 29, 1, 0), ("read_err", 30, 1, 0),
+           ("ahb_err", 31, 1, 0))
+
+
+def fifo_address(sm_id, rx):
+    """The bus address of state machine `sm_id`'s RX (or TX) FIFO."""
+    return ((PIO1_BASE if sm_id >= 4 else PIO0_BASE) + (RXF0 if rx else TXF0)
+            + 4 * (sm_id % 4))
+
+
+def dreq(sm_id, rx):
+    """The DREQ number of state machine `sm_id`'s RX (or TX) FIFO: PIO0 TX 0..3, RX 4..7,
+    PIO1 TX 8..11, RX 12..15."""
+    return 8 * (sm_id // 4) + (4 if rx else 0) + sm_id % 4
+
+
+def _fifo_at(address):
+    """(state machine, True for RX) at a FIFO address, or (None, False)."""
+    for base, block in ((PIO0_BASE, 0), (PIO1_BASE, 1)):
+        offset = address - base
+        if TXF0 <= offset < RXF0 + 16:
+            rx = offset >= RXF0
+            sm = _machines.get(4 * block + (offset - (RXF0 if rx else TXF0)) // 4)
+            return sm, rx
+    return None, False
+
+
+class DMA:
+    claimed = [None] * 12
+
+    def __init__(self, read=None, write=None, count=-1, ctrl=-1, trigger=False):
+        for channel in range(12):
+            if DMA.claimed[channel] is None:
+                break
+        else:
+            raise OSError(16)                   # EBUSY: no channel free
+        DMA.claimed[channel] = self
+        self.channel = channel
+        self._read = self._write = 0
+        self._count = self._reload = 0
+        self._ctrl = self.pack_ctrl(enable=False)
+        self.transfers = 0
+        self.config(read, write, count, ctrl, trigger)
+
+    def pack_ctrl(self, default=None, **fields):
+        value = 0 if default is None else default
+        for name, shift, bits, initial in _FIELDS:
+            if name in ("busy", "ahb_err"):
+                continue
+            if name in fields:
+                field = int(fields.pop(name))
+            elif default is not None:
+                continue
+            else:
+                field = self.channel if name == "chain_to" else initial
+            value = value & ~(((1 << bits) - 1) << shift) | (field & (1 << bits) - 1) << shift
+        if fields:
+            raise TypeError("unknown DMA control field %s" % ", ".join(fields))
+        return value
+
+    @staticmethod
+    def unpack_ctrl(value):
+        return {name: value >> shift & (1 << bits) - 1 for name, shift, bits, _ in _FIELDS}
+
+    def _field(self, name):
+        return DMA.unpack_ctrl(self._ctrl)[name]
+
+    @staticmethod
+    def _address(where):
+        if where is None or isinstance(where, int):
+            return where
+        return machine.address_of(where)
+
+    def config(self, read=None, write=None, count=-1, ctrl=-1, trigger=False):
+        if read is not None:
+            self._read = self._address(read)
+        if write is not None:
+            self._write = self._address(write)
+        if count != -1:
+            self._reload = count
+        if ctrl != -1:
+            self._ctrl = ctrl & ~(1 << 24)
+        if trigger:
+            self._trigger()
+
+    @property
+    def read(self):
+        _catch_up_all()                 # the machines DMA serves run while the CPU looks away
+        return self._read
+
+    @read.setter
+    def read(self, value):
+        self._read = self._address(value)
+
+    @property
+    def write(self):
+        _catch_up_all()                 # the machines DMA serves run while the CPU looks away
+        return self._write
+
+    @write.setter
+    def write(self, value):
+        self._write = self._address(value)
+
+    @property
+    def count(self):
+        _catch_up_all()                 # the machines DMA serves run while the CPU looks away
+        return self._count
+
+    @count.setter
+    def count(self, value):
+        self._reload = value
+
+    @property
+    def ctrl(self):
+        _catch_up_all()                 # the machines DMA serves run while the CPU looks away
+        return self._ctrl
+
+    @ctrl.setter
+    def ctrl(self, value):
+        self._ctrl = value & ~(1 << 24) | self._ctrl & 1 << 24
+
+    def active(self, value=None):
+        if value is None:
+            self._still_feeding()
+            sm, _ = _fifo_at(self._write)
+            if sm is not None:
+                sm._catch_up()                  # a TX feed ends when the machine has pulled
+            return bool(self._ctrl >> 24 & 1)
+        if value:
+            self._trigger()
+        else:
+            self._ctrl &= ~(1 << 24)
+        return None
+
+    def close(self):
+        self._ctrl &= ~(1 << 24)
+        DMA.claimed[self.channel] = None
+
+    def _busy(self):
+        return self._ctrl >> 24 & 1 and self._ctrl & 1
+
+    def _trigger(self):
+        if not self._ctrl & 1:
+            return
+        self._count = self._reload
+        if self._count == 0:
+            return
+        self._ctrl |= 1 << 24
+        treq = self._field("treq_sel")
+        if treq == TREQ_PERMANENT:
+            while self._busy():
+                self._transfer()
+            return
+        sm, rx = _fifo_at(self._write)
+        if sm is not None and not rx and sm.output_only():
+            sm.feed_at_once(self)
+
+    busy_until = -1
+
+    def _still_feeding(self):
+        if self.busy_until >= 0 and machine.now_us() >= self.busy_until:
+            self.busy_until = -1
+            self._ctrl &= ~(1 << 24)
+            chain = self._field("chain_to")
+            if chain != self.channel and DMA.claimed[chain] is not None:
+                DMA.claimed[chain]._trigger()
+
+    def _step(self, address, increment):
+        size = 1 << self._field("size")
+        ring = self._field("ring_size")
+        if not increment:
+            return address
+        if ring:
+            mask = (1 << ring) - 1
+            return address & ~mask | (address + size) & mask
+        return address + size
+
+    def _transfer(self):
+        """One transfer; at the last, the chained channel starts."""
+        value = _bus_read(self._read)
+        _bus_write(self._write, value)
+        ring_on_write = self._field("ring_sel")
+        read_step = self._step if not ring_on_write else self._plain_step
+        write_step = self._step if ring_on_write else self._plain_step
+        self._read = read_step(self._read, self._field("inc_read"))
+        self._write = write_step(self._write, self._field("inc_write"))
+        self._count -= 1
+        self.transfers += 1
+        if self._count == 0:
+            self._ctrl &= ~(1 << 24)
+            chain = self._field("chain_to")
+            if chain != self.channel and DMA.claimed[chain] is not None:
+                DMA.claimed[chain]._trigger()
+
+    def _plain_step(self, address, increment):
+        return address + (1 << self._field("size")) if increment else address
+
+    def _serves(self, treq):
+        return self._busy() and self._field("treq_sel") == treq
+
+
+def _catch_up_all():
+    for sm in list(_machines.values()):
+        sm._catch_up()
+
+
+def _bus_read(address):
+    sm, rx = _fifo_at(address)
+    if sm is not None:
+        return sm.rx.pop(0) if rx and sm.rx else 0
+    return machine.read_word(address)
+
+
+def _bus_write(address, value):
+    sm, rx = _fifo_at(address)
+    if sm is not None:
+        if not rx:
+            sm.tx.append(value & MASK32)
+            sm.fed.append(value & MASK32)
+        return
+    machine.write_word(address, value & MASK32)
+
+
+def _dma_for(treq):
+    for channel in DMA.claimed:
+        if channel is not None and channel._serves(treq):
+            return channel
+    return None
+
+
 class StateMachine:
     """rp2.StateMachine running a program from `asm_pio` on the fake pins.
 
-    Beyond the real API: `steps` (instructions executed so far) and `cycles` (clock cycles)."""
+    Beyond the real API: `steps` (instructions executed so far), `cycles` (clock cycles),
+    `fed` (every word a DMA channel put into its TX FIFO, oldest first) and `transfers` (those
+    words, a list a transfer)."""
 
     def __init__(self, id, program=None, freq=-1, **pins):
+        if not 0 <= id < 8:
+            raise ValueError("invalid StateMachine %r: 0..7" % (id,))
         self.id = id
         self.program = None
         self.running = False
+        self.fed = []
+        self.transfers = []             # the words of each DMA transfer into the TX FIFO
         if program is not None:
             self.init(program, freq, **pins)
 
@@ -255,14 +574,14 @@ class StateMachine:
              sideset_base=None, in_shiftdir=None, out_shiftdir=None, push_thresh=None,
              pull_thresh=None):
         words, _, _, execctrl, shiftctrl, out_init, set_init, sideset_init = program
+        _load(self.id // 4, program)
+        _machines[self.id] = self
         self.program = program
         self.code = list(words)
-        if len(self.code) > 32:
-            raise ValueError("a PIO block holds 32 instructions; this program has %d"
-                             % len(self.code))
         self.freq = 125000000 if freq == -1 else freq
-        if not 2000 <= self.freq <= 125000000:
-            raise ValueError("freq %d is out of the PIO's range" % self.freq)
+        if not 1908 <= self.freq <= 125000000:
+            raise ValueError("freq %d is out of the PIO's range (clk_sys / 65536 .. clk_sys)"
+                             % self.freq)
         self.wrap_bottom = execctrl >> 7 & 0x1F
         self.wrap_top = execctrl >> 12 & 0x1F
         self.side_enable = bool(execctrl >> 30 & 1)
@@ -326,6 +645,67 @@ class StateMachine:
         self.t_us = max(self.t_us, machine.now_us())
         return None
 
+    @staticmethod
+    def machines():
+        """Every state machine started since the last reset, by id (tests)."""
+        return _machines
+
+    def output_only(self):
+        """True when the program reads no pin: its pins' levels can only matter to what
+        watches them, and a DMA feed can be timed without running it word by word."""
+        return self._watched == 0 and not self._extra
+
+    def feed_at_once(self, channel):
+        """A DMA channel feeds this output-only machine `channel.count` words: take them all
+        into `fed` now and keep the channel busy as long as the program takes to send them
+        (timed once, by a dry run of the program on two words)."""
+        if self._word_ns is None:
+            self._word_ns = self._time_one_word()
+        words = channel._count
+        start = max(machine.now_us(), self.t_us)
+        transfer = []
+        for _ in range(words):
+            transfer.append(_bus_read(channel._read) & MASK32)
+            channel._read = channel._plain_step(channel._read, channel._field("inc_read"))
+        self.fed.extend(transfer)
+        self.transfers.append(transfer)
+        channel._count = 0
+        channel.transfers += words
+        channel.busy_until = start + (words * self._word_ns + 999) // 1000
+        self.t_us = channel.busy_until
+        self.feeds += 1
+
+    _word_ns = None
+    feeds = 0
+
+    def _time_one_word(self):
+        """Nanoseconds the program takes per TX word: a dry run, outputs silenced, from its
+        state now, of the cycles between its second and third pull."""
+        saved = (self.pc, self.x, self.y, self.isr, self.isr_count, self.osr, self.osr_count,
+                 list(self.tx), list(self.rx), self.steps, self.cycles, self.seen)
+        machine.quiet[0] = True
+        self._t_base = self.t_us
+        self._elapsed = 0
+        self.tx = [0x55555555, 0xAAAAAAAA, 0x55555555]
+        pulls = []
+        try:
+            for _ in range(10000):
+                before = len(self.tx)
+                cycles = self.cycles
+                if not self._step():
+                    break
+                if len(self.tx) < before:
+                    pulls.append(cycles)
+                if len(pulls) == 3:
+                    break
+        finally:
+            machine.quiet[0] = False
+            (self.pc, self.x, self.y, self.isr, self.isr_count, self.osr, self.osr_count,
+             self.tx, self.rx, self.steps, self.cycles, self.seen) = saved
+        if len(pulls) < 3:
+            raise RuntimeError("the program does not pull words steadily: it cannot be fed")
+        return (pulls[2] - pulls[1]) * 1000000000 // self.freq
+
     def rx_fifo(self):
         self._catch_up()
         return len(self.rx)
@@ -335,18 +715,31 @@ class StateMachine:
         return len(self.tx)
 
     def get(self, buf=None, shift=0):
+        """The next word of the RX FIFO, waiting for it as the real call blocks: the fake
+        CPU's time moves on until the program pushes one (after 10 s of fake time it gives
+        up with an error: the real one would hang)."""
         self._catch_up()
-        if not self.rx:
-            raise RuntimeError("fake StateMachine.get() would block forever: the program "
-                               "pushes nothing more until time moves on")
+        waited = 0
+        while not self.rx:
+            if waited >= 10000000:
+                raise RuntimeError("StateMachine.get() waited 10 s: the program pushes nothing")
+            machine.spend_us(100)
+            waited += 100
+            self._catch_up()
         value = self.rx.pop(0) >> shift
         self._catch_up()                        # a stalled push goes on at once
         return value
 
     def put(self, value, shift=0):
+        """Into the TX FIFO, waiting while it is full (as the real call blocks)."""
         self._catch_up()
-        if len(self.tx) >= self.tx_depth:
-            raise RuntimeError("fake StateMachine.put() would block forever: TX FIFO full")
+        waited = 0
+        while len(self.tx) >= self.tx_depth:
+            if waited >= 10000000 or not self.running:
+                raise RuntimeError("StateMachine.put() would wait for ever: TX FIFO full")
+            machine.spend_us(100)
+            waited += 100
+            self._catch_up()
         self.tx.append((value << shift) & 0xFFFFFFFF)
         self._catch_up()
 
@@ -355,6 +748,11 @@ class StateMachine:
     # Written for speed under MicroPython: instructions are decoded once (`_decode`), times
     # are whole microseconds and counts stay small ints (a value of 2**30 or more is a heap
     # object on a Pico-sized MicroPython).
+    #
+    # Event-accurate: a machine that waits on its input pins (a WAIT not met, or a loop that
+    # reads the same levels round and round) sleeps until the next time a pin's source says
+    # its level may change (`machine.source(..., next_change)`), not until the CPU next looks,
+    # so a read starts the microsecond the last HX711 becomes ready, whenever the CPU polls.
 
     def _decode(self):
         """Each instruction word as (op, a, b, c, cycles, side or -1)."""
@@ -378,22 +776,57 @@ class StateMachine:
         return self._t_base + self._elapsed * 1000000 // self.freq
 
     def _catch_up(self):
-        """Run until stalled or spinning, up to the fake clock's time."""
-        if not self.running or self.program is None:
+        """Run until the fake clock's time: through every stall on the pins, waking at each
+        change of them, and up to a stall on a FIFO (which only the CPU can end)."""
+        if not self.running or self.program is None or self._inside:
             return
         now = machine.now_us()
-        self._t_base = now if now > self.t_us else self.t_us
+        self._inside = True
+        self._t_base = self.t_us
         self._elapsed = 0
         steps = 0
         self.seen = {}
+        t = self.t_us
         try:
-            while self._step():
-                steps += 1
-                if steps > _MAX_STEPS:
-                    raise RuntimeError("the PIO program ran %d instructions without stalling"
-                                       % steps)
+            while True:
+                self._wait = 0
+                while self._step():
+                    steps += 1
+                    if steps > _MAX_STEPS:
+                        raise RuntimeError("the PIO program ran %d instructions without "
+                                           "stalling" % steps)
+                    if not steps & 255 and self._now_us() >= now:
+                        break                   # caught up while running
+                t = self._now_us()
+                if t >= now:
+                    break
+                if self._wait == 2:             # a FIFO: the CPU ends it, at `now` or later
+                    t = now
+                    break
+                wake = self._next_input_change(t)
+                if wake < 0 or wake > now:
+                    t = now
+                    break
+                self._t_base = wake
+                self._elapsed = 0
+                self.seen = {}
         finally:
-            self.t_us = self._now_us()
+            self.t_us = max(t, self.t_us)
+            self._inside = False
+
+    _inside = False
+    _wait = 0
+
+    def _next_input_change(self, t_us):
+        """The first time after `t_us` that a pin this program reads may change by itself
+        (-1: nothing says)."""
+        best = -1
+        lines = self._in_lines[:self._watched] + [machine.line(g) for g in self._extra]
+        for line in lines:
+            when = line.next_change(t_us) if line.next_change is not None else -1
+            if when > t_us and (best < 0 or when < best):
+                best = when
+        return best
 
     def _in_level(self, index, t_us):
         return self._in_lines[index].level(t_us)
@@ -414,18 +847,41 @@ class StateMachine:
         for k in range(count):
             machine.output(base + k, value >> k & 1, t_us)
 
-    def _push(self, block):
-        """Push the ISR; False when it must stall (full, blocking)."""
+    def _push(self, block, t_us):
+        """Push the ISR; False when it must stall (full, blocking). A DMA channel on this
+        machine's RX DREQ takes the word as it arrives."""
         if len(self.rx) >= self.rx_depth:
             if block:
                 return False
         else:
             self.rx.append(self.isr)
+            channel = _dma_for(dreq(self.id, True))
+            if channel is not None:
+                machine.bus_us = t_us
+                try:
+                    channel._transfer()
+                finally:
+                    machine.bus_us = None
         self.isr = self.isr_count = 0
         return True
 
+    def _pull_word(self, t_us):
+        """The next TX word, from the FIFO or from a DMA channel feeding it; None if none."""
+        if not self.tx:
+            channel = _dma_for(dreq(self.id, False))
+            if channel is not None:
+                machine.bus_us = t_us
+                try:
+                    channel._transfer()
+                finally:
+                    machine.bus_us = None
+        if self.tx:
+            return self.tx.pop(0)
+        return None
+
     def _step(self):
-        """Execute one instruction; False when the machine stalls instead."""
+        """Execute one instruction; False when the machine stalls instead (`_wait`: 1 on the
+        pins, 2 on a FIFO)."""
         op, a, b, c, cycles, side = self._decoded[self.pc]
         t_us = self._t_base + self._elapsed * 1000000 // self.freq
         jump = -1
@@ -476,11 +932,13 @@ class StateMachine:
             else:
                 raise PIOASMError("WAIT on an IRQ is not emulated")
             if have != c:
+                self._wait = 1
                 return False
         elif op == 2:                                           # IN: a source, b bits
             bits = b or 32
             if self.autopush and self.isr_count + bits >= self.push_thresh and (
                     len(self.rx) >= self.rx_depth):
+                self._wait = 2
                 return False
             if a == 0:
                 value = self._read_pins(t_us, bits)
@@ -505,20 +963,23 @@ class StateMachine:
                 self.isr = isr & MASK32 if isr >> 32 else isr
             self.isr_count = min(32, self.isr_count + bits)
             if self.autopush and self.isr_count >= self.push_thresh:
-                self._push(True)
+                self._push(True, t_us)
         elif op == 4:                           # PUSH / PULL: c pull, a: 2 if-full/empty, 1 block
             if c:
                 if not (a & 2 and self.osr_count < self.pull_thresh):
-                    if self.tx:
-                        self.osr = self.tx.pop(0)
+                    word = self._pull_word(t_us)
+                    if word is not None:
+                        self.osr = word
                         self.osr_count = 0
                     elif a & 1:
+                        self._wait = 2
                         return False
                     else:
                         self.osr = self.x
                         self.osr_count = 0
             elif not (a & 2 and self.isr_count < self.push_thresh):
-                if not self._push(a & 1):
+                if not self._push(a & 1, t_us):
+                    self._wait = 2
                     return False
         elif op == 5:                                           # MOV: a dest, b op|source
             source = b & 7
@@ -562,9 +1023,11 @@ class StateMachine:
         elif op == 3:                                           # OUT: a dest, b bits
             bits = b or 32
             if self.autopull and self.osr_count >= self.pull_thresh:
-                if not self.tx:
+                word = self._pull_word(t_us)
+                if word is None:
+                    self._wait = 2
                     return False
-                self.osr = self.tx.pop(0)
+                self.osr = word
                 self.osr_count = 0
             mask = MASK32 if bits == 32 else (1 << bits) - 1
             if self.out_right:
@@ -601,10 +1064,12 @@ class StateMachine:
             backwards = jump <= self.pc
             self.pc = jump
             if backwards and self._spinning():
+                self._wait = 1
                 return False
         elif self.pc == self.wrap_top:
             self.pc = self.wrap_bottom
             if self._spinning():
+                self._wait = 1
                 return False
         else:
             self.pc = (self.pc + 1) % len(self.code)
@@ -630,11 +1095,11 @@ class StateMachine:
         self._extra = extra
 
     def _spinning(self):
-        """A loop back (a jump back, or the wrap) to a state seen before in this catch-up, with
-        the same levels on the input pins: it cannot end before the outside changes, so stop
-        here until then. The
-        registers are compared first and the pins read only from a state's second visit on: a
-        counting loop never repeats its registers, and reads no pin."""
+        """A loop back (a jump back, or the wrap) to a state seen before since the last wake,
+        with the same levels on the input pins: it cannot end before the outside changes, so
+        stop here until then. The registers are compared first and the pins read only from a
+        state's second visit on: a counting loop never repeats its registers, and reads no
+        pin."""
         key = (self.pc, self.x, self.y, self.isr, self.isr_count, self.osr, self.osr_count,
                len(self.rx), len(self.tx))
         seen = self.seen

@@ -61,6 +61,28 @@ class Seeds:
             self.cells[i].value = TARE[i] + self.counts[i] * PER_SEED[i] + self.noise()
 
 
+def on_wire(strip, frame=-1):
+    """What went down the data line of `strip` (a leds.Strip, or the number of the state
+    machine that drives one) in its `frame`-th frame (the last by default), as the strip's
+    own bytes in wire order (G, R, B for a WS2812B): the DMA's words into the LED state
+    machine, each one's top 24 bits."""
+    import rp2
+    number = strip if isinstance(strip, int) else strip.state_machine
+    words = rp2.StateMachine.machines()[number].transfers[frame]
+    out = bytearray()
+    for word in words:
+        out.append(word >> 24 & 0xFF)
+        out.append(word >> 16 & 0xFF)
+        out.append(word >> 8 & 0xFF)
+    return bytes(out)
+
+
+def frames_sent(strip):
+    """How many frames went down the strip's data line."""
+    import rp2
+    return len(rp2.StateMachine.machines()[strip.state_machine].transfers)
+
+
 def calibration_json():
     from controller.sensing import Calibration
     return Calibration(TARE, PER_SEED, 0.02, noise=[2.0] * 14).to_json()

@@ -73,25 +73,65 @@ def test_buzzer_notes_end_by_themselves():
 
 
 def test_strip_puts_each_colour_where_the_strip_wants_it():
-    rig.fresh_pico()
+    clock = rig.fresh_pico()
     strip = Strip(22, 2, "GRB")
-    sent = strip._strip.writes
-    assert sent == [bytes(6)]                   # all off at start
+    assert rig.frames_sent(strip) == 1 and rig.on_wire(strip) == bytes(6)   # all off at start
+    clock.advance(1)
     assert strip.show(b"\x10\x20\x30\x40\x50\x60") is True
-    assert sent[-1] == b"\x20\x10\x30\x50\x40\x60"      # G, R, B
-    assert strip.show(b"\x10\x20\x30\x40\x50\x60") is False and len(sent) == 2
+    assert rig.on_wire(strip) == b"\x20\x10\x30\x50\x40\x60"      # G, R, B
+    assert strip.show(b"\x10\x20\x30\x40\x50\x60") is False and rig.frames_sent(strip) == 2
     assert strip.pixels == b"\x10\x20\x30\x40\x50\x60"
     error = raises(ValueError, strip.show, b"\x00" * 5)
-    assert "5 bytes for a strip of 2 LEDs" in str(error) and len(sent) == 2
+    assert "5 bytes for a strip of 2 LEDs" in str(error) and rig.frames_sent(strip) == 2
+    clock.advance(1)
     strip.show_pixels([(1, 2, 3), (4, 5, 6)])
-    assert sent[-1] == b"\x02\x01\x03\x05\x04\x06"
-    rgb = Strip(23, 1, "RGB")
+    assert rig.on_wire(strip) == b"\x02\x01\x03\x05\x04\x06"
+    rgb = Strip(23, 1, "RGB", state_machine=5)
     rgb.show(b"\x07\x08\x09")
-    assert rgb._strip.writes[-1] == b"\x07\x08\x09"
-    bgr = Strip(24, 1, "BGR")
+    clock.advance(1)
+    rgb.poll()
+    assert rig.on_wire(rgb) == b"\x07\x08\x09"
+    bgr = Strip(24, 1, "BGR", state_machine=6)
     bgr.show(b"\x07\x08\x09")
-    assert bgr._strip.writes[-1] == b"\x09\x08\x07"
+    clock.advance(1)
+    bgr.poll()
+    assert rig.on_wire(bgr) == b"\x09\x08\x07"
     assert "colour order" in str(raises(ValueError, Strip, 25, 1, "RGBW"))
+    assert "block 1" in str(raises(ValueError, Strip, 25, 1, "GRB", 0))
+
+
+def test_a_frame_waits_for_the_one_on_the_wire_and_the_cpu_does_not():
+    """176 LEDs take 5.3 ms on the wire (30 us each) and 0.3 ms of reset: a frame given
+    meanwhile waits, the newest wins, and the CPU never waits for the strip."""
+    clock = rig.fresh_pico()
+    strip = Strip(22, 176)
+    clock.advance(6)                            # the frame that turned every LED off is out
+    red, green, blue = b"\x20\x00\x00" * 176, b"\x00\x20\x00" * 176, b"\x00\x00\x20" * 176
+    before = clock.ticks_ms()
+    assert strip.show(red) is True and strip.busy()
+    assert strip.show(green) is True and strip.show(blue) is True
+    assert clock.ticks_ms() == before           # no time went by: the DMA sends it
+    assert rig.frames_sent(strip) == 2 and strip.waited == 2
+    clock.advance(5)
+    strip.poll()
+    assert rig.frames_sent(strip) == 2          # 5 ms: the red frame is still going out
+    clock.advance(1)
+    strip.poll()
+    assert rig.frames_sent(strip) == 3 and rig.on_wire(strip) == b"\x00\x00\x20" * 176
+    assert strip.pixels == blue
+
+
+def test_places_are_drawn_led_by_led_through_the_layout():
+    clock = rig.fresh_pico()
+    from leds import led_places, NO_PLACE
+    strip = Strip(22, 5)
+    places = led_places([[0, 1], [3]], 5)
+    assert places == bytes([0, 0, NO_PLACE, 1, NO_PLACE])
+    clock.advance(1)
+    strip.show_places(b"\x01\x02\x03\x04\x05\x06", places)
+    assert rig.on_wire(strip) == b"\x02\x01\x03" * 2 + bytes(3) + b"\x05\x04\x06" + bytes(3)
+    assert strip.pixels == b"\x01\x02\x03" * 2 + bytes(3) + b"\x04\x05\x06" + bytes(3)
+    assert strip.show_places(b"\x01\x02\x03\x04\x05\x06", places) is False
 
 
 def test_watchdog_starts_on_demand_and_is_fed_by_the_loop():

@@ -3,7 +3,6 @@ the test moves seeds on."""
 
 import json
 import machine
-import neopixel
 import rig
 from device import Device
 from main import FAULT_COLOUR, start
@@ -57,7 +56,7 @@ def test_first_moves_of_a_game():
     assert seeds.counts == app.session.guide.board.places()
     # the strip shows the guide's frame through the board's layout, in GRB
     shown = app._render_at - RENDER_MS
-    assert device.strip._strip.writes[-1] == _wire(render(app.session.frame, app.layout, shown))
+    assert rig.on_wire(device.strip) == _wire(render(app.session.frame, app.layout, shown))
     # the journal has every completed move, flushed; the chirp sounded
     moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
              if '"e": "move"' in line]
@@ -202,11 +201,11 @@ def test_a_calibration_for_another_board_shows_the_fault():
                    folder)
     assert str(error) == "%scalibration.json calibrates 4 load cells; this board has 14" % (
         folder)
-    rig.fresh_pico()
+    clock = rig.fresh_pico()
     assert start(config, clock, folder=folder) is None      # the message, the fault LEDs
-    assert machine.line(rig.LED_PIN).owner == "neopixel"
+    assert machine.line(rig.LED_PIN).owner == "pio"          # the strip's state machine
     r, g, b = FAULT_COLOUR                  # every LED dim yellow, in GRB on the wire
-    assert neopixel.NeoPixel.instances[-1].writes[-1] == bytes((g, r, b)) * 28
+    assert rig.on_wire(4) == bytes((g, r, b)) * 28        # the strip's state machine: 4
 
 
 def test_a_game_that_does_not_fit_the_board_is_refused():
@@ -217,6 +216,7 @@ def test_a_game_that_does_not_fit_the_board_is_refused():
     error = raises(StandaloneError, Standalone, Device(config, clock), clock, config["game"],
                    folder)
     assert str(error) == "mangala-iv has 16 places (pits and stores); the board has 14 load cells"
+    clock = rig.fresh_pico()            # another board (PIO block 0 holds one reader)
     config = rig.board_config("standalone", game={"layout": [[k] for k in range(12)]})
     error = raises(StandaloneError, Standalone, Device(config, clock), clock, config["game"],
                    folder)

@@ -45,14 +45,18 @@ class HC165Chain:
         self.chips = chips
         self.inputs = [None] * (8 * chips)      # level functions of t_us; None: tied low
         self.flops = [0] * (8 * chips)          # by chain input k (chip k // 8, flop k % 8)
+        self.changes = []
         self.loading = False
         self.shifts = 0
         self.loads = 0
         self.errors = []
 
-    def wire(self, k, level):
-        """Input k (chip k // 8, pin "ABCDEFGH"[k % 8]) follows `level(t_us)`."""
+    def wire(self, k, level, next_change=None):
+        """Input k (chip k // 8, pin "ABCDEFGH"[k % 8]) follows `level(t_us)`; `next_change(t)`,
+        if given, says when that level may next change (see `next_change`)."""
         self.inputs[k] = level
+        if next_change is not None:
+            self.changes.append(next_change)
 
     def _follow(self, t_us):
         inputs = self.inputs
@@ -88,6 +92,16 @@ class HC165Chain:
                 flops[base + pin] = flops[base + pin - 1]
             flops[base] = after
         self.shifts += 1
+
+    def next_change(self, t_us):
+        """The first time after `t_us` an input wired with a `next_change` of its own may
+        change (QH follows it only while loading, or at the next load): -1 if none says."""
+        best = -1
+        for source in self.changes:
+            when = source(t_us)
+            if when > t_us and (best < 0 or when < best):
+                best = when
+        return best
 
     def qh(self, t_us):
         """U1's QH: the chain's output."""

@@ -145,7 +145,7 @@ class HX711:
     def _convert(self, t_us):
         self.conversions += 1
         pulses = self.pulses
-        if 1 <= pulses <= 24:
+        if 1 <= pulses <= 24 and not self._broken:    # once a read
             self.corrupted += 1
             self._broken = True
         if self.ready:
@@ -162,14 +162,15 @@ class HX711:
         self.updating_until = t_us + self.update_us
         self.ready = pulses == 0
 
-    def next_change_us(self):
-        """When DOUT may next change by itself (a conversion's end or the end of its update):
-        a harness can sleep until then."""
+    def next_change(self, t_us):
+        """The first time after `t_us` that DOUT may change by itself (a conversion's end, or
+        the end of its update), or -1 while powered down: a harness may sleep until then."""
+        self.advance(t_us)
         if not self.powered:
             return -1
-        if self.updating_until > self.next_end_us or self.updating_until < 0:
-            return self.next_end_us
-        return min(self.next_end_us, self.updating_until)
+        if t_us < self.updating_until < self.next_end_us:
+            return self.updating_until
+        return self.next_end_us
 
     # --- the pins ---------------------------------------------------------------------------
 
