@@ -1,0 +1,232 @@
+"""The firmware on an emulated Pico: the official MicroPython 1.27 for RPI_PICO on an emulated
+RP2040 (firmware/emulator/: rp2040js under node, PIO in step with the clock), with the board's
+parts on its pins as datasheet models — HX711s, the LED strip, buttons.
+
+Where tests/test_firmware.py runs the firmware against our own fakes of `machine` and `rp2`,
+these run it on MicroPython's real port: its PIO assembler, DMA, neopixel module, pulls and USB
+serial, read back from the pins by models that know nothing of the firmware.
+
+They need the emulated-Pico kit (LAYLI_PICO_KIT: firmware.uf2 and bootrom-b1.bin), node and
+firmware/package.json's packages, and mpremote; without them each test skips and says which.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
+
+import pytest
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+FIRMWARE = CHECKOUT / "firmware"
+
+
+def _load(name: str, path: Path):
+    """A host-side firmware module loaded from its file (firmware/ is not a package)."""
+    spec = spec_from_file_location(name, path)
+    module = module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+emulated = _load("layli_firmware_emulated", FIRMWARE / "emulator" / "emulated.py")
+REASON = emulated.unavailable_reason()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+FREE_PINS = (17, 18)        # on a pico-bridge-2x6 board: wired to nothing
+
+
+@pytest.fixture(scope="module")
+def pico():
+    """A pico-bridge-2x6 board: 14 HX711s (SCK GP2, DOUT GP3..GP16), the LED strip on GP22,
+    buttons on GP19..GP21 and GP26, the buzzer on GP27."""
+    with emulated.EmulatedPico(board="pico-bridge-2x6") as board:
+        yield board
+
+
+def test_it_boots_to_the_repl_of_micropython_1_27(pico):
+    serial = pytest.importorskip("serial")
+    assert pico.boot_wall_s < 30
+    pico.disconnect()
+    with serial.serial_for_url(pico.serial_url, timeout=10) as port:    # the host's own link
+        port.write(b"\r\x03\x02")           # Ctrl-C, Ctrl-B: the friendly REPL's banner
+        banner = port.read_until(b">>> ").decode()
+        assert "MicroPython v1.27.0" in banner and "Raspberry Pi Pico with RP2040" in banner
+        port.write(b"6 * 7\r")
+        assert port.read_until(b"42\r\n").endswith(b"6 * 7\r\n42\r\n")
+    assert pico.exec("import machine; print(machine.freq())").strip() == "125000000"
+
+
+def test_the_firmwares_hx711_array_reads_every_cell(pico):
+    pico.install("hx711")                   # and what it imports, compiled by mpy-cross
+    values = [1000 * (k + 1) * (-1) ** k for k in range(14)]
+    values[4], values[5] = 10 ** 8, -(10 ** 8)      # beyond full scale: the converter saturates
+    values[6] = -1
+    pico.set_cells(values)
+    expected = values[:4] + [8388607, -8388608] + values[6:]
+    pico.reset_stats()
+    out = pico.exec(
+        "from hx711 import HX711Array\n"
+        "import time\n"
+        "cells = HX711Array(2, list(range(3, 17)))\n"
+        "frames = []\n"
+        "start = time.ticks_ms()\n"
+        "while len(frames) < 40 and time.ticks_diff(time.ticks_ms(), start) < 1500:\n"
+        "    frame = cells.read()\n"
+        "    if frame:\n"
+        "        frames.append(frame)\n"
+        "cells.close()\n"
+        "print(repr(frames))\n"
+        "print(repr(dict((k, v) for k, v in cells.__dict__.items()\n"
+        "                 if isinstance(v, int) and not k.startswith('_'))))\n",
+        timeout_s=120)
+    frames_line, counters = out.strip().splitlines()
+    frames = eval(frames_line)      # noqa: S307 - lists of ints and None, printed by the Pico
+    whole = [frame for frame in frames if None not in frame]
+    assert len(whole) >= 10, "only %d of %d frames had every cell (the driver's counters: %s)" % (
+        len(whole), len(frames), counters)
+    for frame in frames:
+        assert [v for v, e in zip(frame, expected) if v is not None and v != e] == []
+    cells = pico.stats()["hx711"]
+    assert [cell["errors"] for cell in cells] == [[]] * 14     # the CPU was prompt
+    assert all(cell["reads"] >= len(frames) for cell in cells)
+
+
+def test_a_pio_square_wave_keeps_its_clock_divider(pico):
+    gen, _ = FREE_PINS
+    pico.probe(gen)
+    out = pico.exec(
+        "import rp2, machine, time\n"
+        "from machine import Pin\n"
+        "@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)\n"
+        "def square():\n"
+        "    set(pins, 1)[6]\n"         # 7 cycles high
+        "    set(pins, 0)[4]\n"         # 5 low: 12 a period
+        "sm = rp2.StateMachine(4, square, freq=1234567, set_base=Pin(%d))\n"
+        "sm.active(1)\n"
+        "time.sleep_ms(3)\n"
+        "sm.active(0)\n"
+        "print(machine.mem32[0x503000c8])\n" % gen)        # PIO1 SM0_CLKDIV
+    clkdiv = int(out) & 0xFFFFFFFF
+    divider = (clkdiv >> 16) + ((clkdiv >> 8) & 0xFF) / 256      # 101.25 at 125 MHz
+    cycle_ns = 8 * divider
+    edges = pico.edges(gen)
+    rises = [t for t, level in edges if level]
+    highs = [fall - rise for (rise, a), (fall, b) in zip(edges, edges[1:]) if a and not b]
+    periods = [b - a for a, b in zip(rises, rises[1:])]
+    assert len(periods) > 200
+    assert statistics.mean(periods) == pytest.approx(12 * cycle_ns, abs=0.5)
+    assert all(abs(p - 12 * cycle_ns) <= 8 for p in periods)    # the fraction: +-1 sys cycle
+    assert all(abs(h - 7 * cycle_ns) <= 8 for h in highs)
+
+
+FOLLOWER = """
+import rp2, machine
+from machine import Pin
+@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
+def square():
+    set(pins, 1)[6]
+    set(pins, 0)[4]
+@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
+def follow():                   # copies its input by polling it: jmp pin, and mov/in/jmp
+    label("high")
+    jmp(pin, "high")
+    set(pins, 1)[2]
+    label("low")
+    jmp(pin, "rose")
+    jmp("low")
+    label("rose")
+    set(pins, 0)
+    mov(isr, null)
+    in_(pins, 1)
+    mov(x, isr)
+    label("poll")
+    mov(isr, null)
+    in_(pins, 1)
+    mov(y, isr)
+    jmp(x_not_y, "high")
+    jmp("poll")
+gen = rp2.StateMachine(1, square, freq=1234567, set_base=Pin(10))
+sm = rp2.StateMachine(0, follow, freq=3000000, set_base=Pin(11), jmp_pin=Pin(10), in_base=Pin(10))
+machine.mem32[0x50200000] = 0b11        # PIO0 CTRL: both start on the same cycle
+"""
+
+
+def test_parked_pio_machines_do_exactly_what_stepping_them_does():
+    """Stalled and spinning state machines are parked (that is what makes idle fast); with the
+    shortcuts off every machine runs cycle by cycle. A machine polling a pin the other drives
+    makes the same edges to the nanosecond either way, each reacting within its cycle count."""
+    runs = []
+    for shortcuts in (True, False):
+        with emulated.EmulatedPico(board=None, pio_shortcuts=shortcuts) as bare:
+            bare.probe(10)
+            bare.probe(11)
+            bare.exec(FOLLOWER)
+            bare.set_mode("paused")
+            bare.run_ms(3)
+            square, copy = bare.edges(10), bare.edges(11)
+            start = square[0][0]
+            runs.append(([(round(t - start), v) for t, v in square[:600]],
+                         [(round(t - start), v) for t, v in copy[:600]]))
+    assert runs[0] == runs[1]
+    square, copy = runs[0]
+    assert len(copy) == 600
+    sys_ns = 8                                  # 125 MHz
+    follower = (41 * sys_ns, 42 * sys_ns)       # 125 MHz / 3 MHz: 41 2/3 sys cycles a cycle
+    for t, level in copy[4:]:                 # past the start, where both begin at once
+        cause = max(s for s, _ in square if s < t)
+        # the input synchroniser's 2 sys cycles, then the polling loop sees the change and
+        # the SET follows: falling 1..3 cycles (a 2-cycle loop, then SET), rising 4..9 (a
+        # 5-cycle loop, then MOV, JMP, JMP PIN, SET)
+        fewest, most = (1, 3) if level == 0 else (4, 9)
+        assert 2 * sys_ns + fewest * follower[0] <= t - cause <= 2 * sys_ns + most * follower[1]
+
+
+def test_micropythons_neopixel_is_decoded_by_the_strip(pico):
+    colours = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (1, 2, 3), (128, 64, 32), (0, 0, 0),
+               (255, 255, 255), (17, 34, 51)]
+    before = pico.strip()["frames"]
+    pico.exec("import neopixel, machine\n"
+              "strip = neopixel.NeoPixel(machine.Pin(22), 8)\n"
+              "for i, c in enumerate(%r):\n"
+              "    strip[i] = c\n"
+              "strip.write()\n"
+              "import time; time.sleep_ms(1)\n" % (colours,))
+    strip = pico.strip()
+    assert strip["frames"] == before + 1 and strip["errors"] == []
+    assert [tuple(p) for p in strip["pixels"][:8]] == colours
+    assert strip["frame"]["leds"] == 8
+    assert 27000 <= strip["frame"]["ns_per_led"] <= 33000       # 24 bits of 1.25 us
+
+
+def test_a_button_to_ground_reads_low_through_the_pull_up(pico):
+    code = "from machine import Pin\nb = Pin(26, Pin.IN, Pin.PULL_UP)\nprint(b.value())\n"
+    assert pico.exec(code).strip() == "1"
+    pico.press("confirm")
+    assert pico.exec("print(b.value())").strip() == "0"
+    pico.release("confirm")
+    assert pico.exec("print(b.value())").strip() == "1"
+    assert pico.exec("print(Pin(26, Pin.IN, Pin.PULL_DOWN).value())").strip() == "0"
+    assert pico.stats()["buttons"]["confirm"]["presses"] == 1
+
+
+def test_mpremote_copies_a_file_over_the_socket_and_runs_it(pico, tmp_path):
+    script = tmp_path / "greet.py"
+    script.write_text("import sys\nprint('hello from', sys.platform)\n")
+    done = pico.mpremote("fs", "cp", str(script), ":greet.py", "+", "exec", "import greet")
+    assert done.returncode == 0, done.stderr
+    assert "hello from rp2" in done.stdout
+    listed = pico.mpremote("fs", "ls")
+    assert "greet.py" in listed.stdout
+
+
+def test_a_power_cycle_keeps_the_flash_and_nothing_else(tmp_path):
+    with emulated.EmulatedPico(board=None) as bare:
+        bare.put("kept.txt", b"still here")
+        bare.exec("import builtins; builtins.marker = 1")
+        bare.power_cycle()
+        assert bare.exec("print(open('kept.txt').read())").strip() == "still here"
+        assert bare.exec("import builtins; print(hasattr(builtins, 'marker'))").strip() == "False"
