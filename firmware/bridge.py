@@ -138,8 +138,10 @@ class Bridge:
         """The `State` message of this device now."""
         device = self.device
         # the clock counts from boot on a Pico: its time is the uptime
+        sensors = device.sensors
+        periods = sensors.periods_us() if hasattr(sensors, "periods_us") else None
         return State(device.strip.pixels, device.buttons.held_mask,
-                     self.clock.ticks_ms() & MASK32, device.sensors.channels)
+                     self.clock.ticks_ms() & MASK32, sensors.channels, periods)
 
     def run(self):
         """Bridge mode for ever: start, the watchdog, then a step every millisecond or so."""

@@ -21,11 +21,13 @@ kind   message          sender    body
 6      `Buzz`           host      hz u16 (0: silence), ms u16
 7      `StateRequest`   host      nothing
 8      `State`          device    uptime_ms u32, buttons held u8 (bit i: button i), sensor
-                                  channels u8, LEDs u16, then R, G, B bytes for each
+                                  channels u8, LEDs u16, then R, G, B bytes for each, then
+                                  each channel's conversion period u32 (us, 0: unknown)
 =====  ===============  ========  ============================================================
 
-Version 2 differs from 1 in `Sensors` alone: a reading may be missing (the Pico could not
-trust it: a conversion may have ended while it was read).
+Version 2 differs from 1 in `Sensors`, where a reading may be missing (the Pico could not
+trust it: a conversion may have ended while it was read), and in `State`, which adds each
+channel's conversion period.
 
 Each kind numbers its own messages (see `link`): a receiver tells a resend from a new message
 by the number, and counts the sensor frames it missed by the gaps.
@@ -453,18 +455,29 @@ class StateRequest(Message):
 class State(Message):
     """Everything the device holds, device to host, in answer to a `StateRequest`: the LED
     strip it shows (`pixels`, as in `Leds`), the buttons held down (`held`, bit i for button
-    i), its `uptime_ms` and its sensor `channels`. A host that reconnects needs nothing else."""
+    i), its `uptime_ms`, its sensor `channels` and, per channel, the conversion period it has
+    measured (`periods_us`: 0 where it knows none, as for digital sensors): a load cell's
+    converter left at 10 samples a second shows as about 85,600 us where the others show
+    10,700. A host that reconnects needs nothing else."""
 
-    __slots__ = ("pixels", "held", "uptime_ms", "channels")
+    __slots__ = ("pixels", "held", "uptime_ms", "channels", "periods_us")
     KIND = STATE
-    FIELDS = ("pixels", "held", "uptime_ms", "channels")
+    FIELDS = ("pixels", "held", "uptime_ms", "channels", "periods_us")
     DELIVERY = NEWEST_ONLY
 
-    def __init__(self, pixels, held, uptime_ms, channels):
+    def __init__(self, pixels, held, uptime_ms, channels, periods_us=None):
         self.pixels = _check_pixels("State", pixels)
         self.held = _check_int("State", "held", held, 0, (1 << len(BUTTONS)) - 1)
         self.uptime_ms = _check_int("State", "uptime_ms", uptime_ms, 0, MAX_U32)
         self.channels = _check_int("State", "channels", channels, 0, MAX_CHANNELS)
+        if periods_us is None:
+            periods_us = [0] * channels
+        if not isinstance(periods_us, (list, tuple)) or len(periods_us) != channels:
+            raise ProtocolError("State: periods_us must list one period a channel (%d)" % (
+                channels,))
+        for period in periods_us:
+            _check_int("State", "a period", period, 0, MAX_U32)
+        self.periods_us = list(periods_us)
 
     def _encode_body(self, out):
         _put_u32(out, self.uptime_ms)
@@ -472,6 +485,8 @@ class State(Message):
         out.append(self.channels)
         _put_u16(out, len(self.pixels) // 3)
         out += self.pixels
+        for period in self.periods_us:
+            _put_u32(out, period)
 
     @classmethod
     def _decode(cls, payload, version):
@@ -479,9 +494,13 @@ class State(Message):
         if len(payload) < fixed:
             raise ProtocolError("State: a payload of %d bytes, under the %d of the shortest" % (
                 len(payload), fixed))
-        _need("State", payload, fixed + 3 * _u16(payload, HEADER + 6))
-        return cls(payload[fixed:], payload[HEADER + 4], _u32(payload, HEADER),
-                   payload[HEADER + 5])
+        channels = payload[HEADER + 5]
+        _check_int("State", "channels", channels, 0, MAX_CHANNELS)
+        leds_end = fixed + 3 * _u16(payload, HEADER + 6)
+        _need("State", payload, leds_end + 4 * channels)
+        periods = [_u32(payload, leds_end + 4 * k) for k in range(channels)]
+        return cls(payload[fixed:leds_end], payload[HEADER + 4], _u32(payload, HEADER),
+                   channels, periods)
 
 
 class LedFrame(Message):

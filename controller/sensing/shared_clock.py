@@ -94,6 +94,10 @@ class ReadPlanner:
             self.periods[cell] = (15 * period + measured) // 16
         self.measured[cell] += 1
 
+    def period_us(self, cell):
+        """Chip `cell`'s conversion period as measured, in us (0 while none is)."""
+        return self.periods[cell] // FIXED if self.measured[cell] else 0
+
     def known(self, cell):
         """True once chip `cell`'s period has been measured."""
         return self.measured[cell] > 0

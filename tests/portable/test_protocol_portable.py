@@ -310,6 +310,7 @@ EXAMPLES = [
     Buzz(20000, 65535),
     StateRequest(),
     State(b"\x10\x20\x30" * 14, 0b1001, 123456, 26),
+    State(b"", 0, 7, 3, [10702, 0, 85635]),      # a breakout left at 10 samples a second
     LedFrame(b""),
     LedFrame(bytes([7, 14]) * 64),
 ]
