@@ -27,7 +27,7 @@ try:
     from time import ticks_ms, ticks_diff, sleep_ms
 except ImportError:                 # CPython: the same interface from monotonic time
     def ticks_ms():
-        return time.monotonic_ns() // 1000000
+        return time.monotonic_ns() // 1000000  # pyright: ignore[reportAttributeAccessIssue]
 
     def ticks_diff(new, old):
         return new - old

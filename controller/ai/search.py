@@ -105,7 +105,7 @@ def default_clock():
     import time
     if hasattr(time, "ticks_ms"):
         return time.ticks_ms
-    monotonic = time.monotonic
+    monotonic = time.monotonic  # pyright: ignore[reportAttributeAccessIssue] (CPython only)
 
     def now_ms():
         return int(monotonic() * 1000)

@@ -619,7 +619,8 @@ class Game:
                 self._history = (self._keys(self._history[0]), self._keys(self._history[1]))
             return False
         seen = len(history)
-        history.add(tuple(pits) if self._wide else bytes(pits))
+        key = tuple(pits) if self._wide else bytes(pits)
+        history.add(key)  # pyright: ignore[reportAttributeAccessIssue] (a set by now)
         return len(history) == seen     # already there: one hash, not two
 
     def _keys(self, positions):
@@ -641,7 +642,7 @@ class Game:
                 return False
             if self.passes is NO_PASSES:
                 self.passes = []
-            self.passes.append(self.to_move)
+            self.passes.append(self.to_move)  # pyright: ignore[reportAttributeAccessIssue]
             self.to_move = 1 - self.to_move
 
     @staticmethod

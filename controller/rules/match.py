@@ -87,7 +87,7 @@ class Match:
             raise RulesError("the match is over")
         if self.holdings is None:
             raise RulesError("hand %d is still in play" % len(self.games))
-        arranger = self.arranger
+        arranger = self.arranger  # type: int  # a closed hand of a match not over has one
         opponent = 1 - arranger
         names = ("South", "North")
         counts = self._check_row(counts, names[arranger])
@@ -106,7 +106,7 @@ class Match:
         if sum(other) != held:
             raise RulesError("%s must place %d seeds, as many as %s, not %d" % (
                 names[opponent], held, names[arranger], sum(other)))
-        rows = [None, None]
+        rows = [None, None]  # type: list[list[int] | None]
         rows[arranger] = counts
         rows[opponent] = other
         aside = [0, 0]

@@ -403,7 +403,7 @@ class _Section:
         self.tags = {}
         self.lines = {}         # tag name -> line number (none for JSON)
         self.moves = []         # (move, line number or None)
-        self.result = None      # the result that ends the movetext
+        self.result = None  # type: str | None  # the result that ends the movetext
         self.result_line = None
         self.line = line        # where the section starts (None for JSON)
         self.hand = None        # the hand number, once known

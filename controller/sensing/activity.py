@@ -61,7 +61,7 @@ class ActivitySensor:
         self.debounce_ms = debounce_ms
         self.stuck_ms = stuck_ms
         self.active = [False] * pits
-        self.faults = [None] * pits
+        self.faults = [None] * pits  # type: list[str | None]
         self._level = [0] * pits            # the last raw level
         self._changed_at = [None] * pits    # when the raw level last changed (None: no frame)
         self._active_since = [0] * pits     # when the debounced activation started

@@ -250,7 +250,7 @@ class Calibrator:
         self.high = _numbers(high, channels, "high", int)
         self.tare_values = None
         self.noise = None
-        self.per_seed = [None] * channels
+        self.per_seed = [None] * channels  # type: list[float | None]
         self.spread = None
 
     def _columns(self, frames, step):

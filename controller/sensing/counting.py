@@ -318,7 +318,7 @@ class CountingSensor:
         self.counts = [None] * size
         self.settled = [False] * size
         self.confidence = [0.0] * size
-        self.faults = [None] * size
+        self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
 
