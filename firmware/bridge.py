@@ -15,7 +15,7 @@ What one `step` does:
 
 - reads the bytes the host sent and answers each message: a `LedFrame` (the guide's frame: a
   colour and a pattern per place) is drawn through config.json's game.layout, its patterns
-  animated here 25 times a second; `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
+  animated here 25 times a second (a colour per place, the strip filled by leds.py); `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
   to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
   sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
   answers a new host's `Hello` with ours;
@@ -34,12 +34,24 @@ on a host against a pty with a simulated board behind fake load cells.
 """
 
 from controller.guide.frame import Frame
-from controller.guide.pixels import render
+from controller.guide.pixels import place_colours
 from controller.protocol import (Button, Buzz, Hello, LedFrame, Leds, Link, Sensors, State,
                                  StateRequest)
+from controller.protocol import framing
+from controller.protocol.messages import SENSORS
+
+from leds import led_places
+
+try:
+    import fast                         # the Pico: the framing's loops in native code
+    framing.accelerate(fast.crc16, fast.cobs_encode)
+except (ImportError, SyntaxError):      # a port without viper (the tests'): plain Python
+    fast = None
 
 FIRMWARE = "layli-pico 0.1.0"
 RENDER_MS = 40              # a guide frame's patterns are drawn 25 times a second
+IDLE_MS = 4                 # the main loop's longest wait between two steps
+LINK_POLL_MS = 10           # the link looks for messages to resend this often
 MASK32 = 0xFFFFFFFF         # the protocol's times are 32-bit, wrapping
 
 
@@ -66,8 +78,24 @@ class Bridge:
         except ValueError as error:
             self.layout = None
             self.problem = "game.layout: %s" % error
+        # each LED's place, for the strip to fill place by place
+        self._led_place = None if self.layout is None else led_places(
+            self.layout.leds, device.strip.count)
         self.frame = None           # the guide frame on show (LedFrame), drawn every RENDER_MS
         self._render_at = 0
+        self._poll_at = 0
+        # On the Pico each reading goes from the HX711s' reader to the wire as a whole frame
+        # built natively (fast.SensorsFrames: the very bytes Sensors(...).encode would give)
+        sensors = device.sensors
+        self._native = fast is not None and hasattr(sensors, "take")
+        if self._native:
+            from array import array
+            self._values = array("i", [0] * sensors.channels)
+            self._frames = fast.SensorsFrames(sensors.channels)
+            self._every = (1 << sensors.channels) - 1
+            self._missing = 0
+            self._time = 0
+            self._encode = self._encode_sensors     # one bound method, not one a frame
 
     def start(self):
         """Introduce this end to the host (the link sends a zero byte and our Hello)."""
@@ -81,18 +109,32 @@ class Bridge:
         if data:
             for message in link.receive(data):
                 self._handle(message)
-        frame = device.sensors.read()
-        if frame is not None:
-            link.send(Sensors(self.clock.ticks_ms() & MASK32, frame))
-            self.sensor_frames += 1
-        for button, pressed, time_ms in device.buttons.poll():
-            link.send(Button(button, pressed, time_ms & MASK32))
-        link.poll()
+        if self._native:
+            trusted = device.sensors.take(self._values)
+            if trusted >= 0:
+                self._time = self.clock.ticks_ms() & MASK32
+                self._missing = ~trusted & self._every
+                link.send_encoded(SENSORS, self._encode)
+                self.sensor_frames += 1
+        else:
+            frame = device.sensors.read()
+            if frame is not None:
+                link.send(Sensors(self.clock.ticks_ms() & MASK32, frame))
+                self.sensor_frames += 1
         now = self.clock.ticks_ms()
+        for button, pressed, time_ms in device.buttons.poll(now):
+            link.send(Button(button, pressed, time_ms & MASK32))
+        if now >= self._poll_at:            # resends are due hundreds of ms apart
+            self._poll_at = now + LINK_POLL_MS
+            link.poll()
         if self.frame is not None and now >= self._render_at:
             self._render_at = now + RENDER_MS
-            device.strip.show_pixels(render(self.frame, self.layout, now))
+            device.strip.show_places(place_colours(self.frame, self.layout, now),
+                                     self._led_place)
         device.tick()
+
+    def _encode_sensors(self, seq):
+        return self._frames.frame(seq, self._time, self._values, self._missing)
 
     def _handle(self, message):
         kind = message.KIND
@@ -143,10 +185,21 @@ class Bridge:
         return State(device.strip.pixels, device.buttons.held_mask,
                      self.clock.ticks_ms() & MASK32, sensors.channels, periods)
 
+    def idle(self):
+        """Wait between two steps: until the host sends something or IDLE_MS pass (a port
+        that cannot wait for bytes: IDLE_MS on the clock). The readings come every 10.7 ms and
+        queue meanwhile: a step every 2 ms or so costs them nothing but 2 ms of latency."""
+        wait = getattr(self.port, "wait", None)
+        if wait is None:
+            self.clock.sleep_ms(IDLE_MS)
+        else:
+            wait(IDLE_MS)
+
     def run(self):
-        """Bridge mode for ever: start, the watchdog, then a step every millisecond or so."""
+        """Bridge mode for ever: start, the watchdog, then a step whenever the host sends or
+        every IDLE_MS."""
         self.start()
         self.device.start_watchdog()
         while True:
             self.step()
-            self.clock.sleep_ms(1)
+            self.idle()

@@ -18,6 +18,8 @@ import machine
 
 from config import BUTTONS as NAMES         # button i of the protocol's Button(i, ...)
 DEBOUNCE_MS = 30
+POLL_MS = 4                 # the pins are looked at this often at most (a loop steps faster)
+NONE = ()
 
 
 class Buttons:
@@ -41,6 +43,7 @@ class Buttons:
         self.held = [False] * len(NAMES)
         self._seen = [False] * len(NAMES)       # the raw state last seen
         self._since = [0] * len(NAMES)          # when it was first seen
+        self._polled = -POLL_MS
 
     @property
     def held_mask(self):
@@ -56,10 +59,14 @@ class Buttons:
         pin = self._pins[button]
         return pin is not None and pin.value() == self._pressed_level
 
-    def poll(self):
+    def poll(self, now=None):
         """The presses (pressed True) and releases since the last poll, as (button, pressed,
-        time_ms) tuples, oldest first."""
-        now = self._clock.ticks_ms()
+        time_ms) tuples, oldest first. `now`: the clock's time, when the caller has it."""
+        if now is None:
+            now = self._clock.ticks_ms()
+        if now - self._polled < POLL_MS:
+            return NONE                 # a press lasts 30 ms and more: no need to look sooner
+        self._polled = now
         events = []
         for i in range(len(NAMES)):
             pin = self._pins[i]

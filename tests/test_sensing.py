@@ -599,7 +599,8 @@ def test_any_frame_is_taken_or_refused_cleanly(frame):
     sensor = CountingSensor(cells.calibration())
     t = settle(sensor, cells, frames=20)
     before = _state(sensor)
-    good = len(frame) == 4 and all(type(v) is int for v in frame)
+    # an int per channel, or None for a channel whose reading was not trusted this time
+    good = len(frame) == 4 and all(type(v) is int or v is None for v in frame)
     try:
         sensor.feed(t, frame)
     except SensingError as error:
@@ -891,3 +892,33 @@ def test_activity_bad_parameters():
         ActivitySensor(3, debounce_ms=50, stuck_ms=50)
     with pytest.raises(SensingError, match="debounce_ms"):
         ActivitySensor(3, debounce_ms=-1)
+
+
+def test_the_read_planner_learns_each_chips_own_period():
+    from controller.sensing.shared_clock import ReadPlanner
+    planner = ReadPlanner(3, read_us=300)
+    # chip 0 at RATE high (10.5 ms), chip 1 left at RATE low (85.6 ms: within 0.1% of eight
+    # RATE-high periods, so it must not be taken for eight), chip 2 whose first span is two
+    # periods (an end missed during a read)
+    for k in range(6):
+        planner.saw_end(0, 1000 + k * 10500)
+        planner.saw_end(1, 2000 + k * 85635)
+    for t in (3000, 3000 + 2 * 10800, 3000 + 3 * 10800, 3000 + 4 * 10800, 3000 + 5 * 10800):
+        planner.saw_end(2, t)
+    assert abs(planner.period_us(0) - 10500) <= 1
+    assert abs(planner.period_us(1) - 85635) <= 1
+    assert abs(planner.period_us(2) - 10800) <= 1
+    assert planner.all_known()
+    # one span seen is only a candidate: not known until the next agrees
+    fresh = ReadPlanner(1, read_us=300)
+    fresh.saw_end(0, 0)
+    fresh.saw_end(0, 10700)
+    assert not fresh.known(0) and fresh.period_us(0) == 0
+    fresh.saw_end(0, 21400)
+    assert fresh.known(0) and fresh.period_us(0) == 10700
+    # a span no HX711 makes (200 ms: the chip powered down, or its DOUT off its pin) is none
+    lost = ReadPlanner(1, read_us=300)
+    lost.saw_end(0, 0)
+    lost.saw_end(0, 200000)
+    lost.saw_end(0, 400000)
+    assert not lost.known(0)

@@ -101,23 +101,44 @@ class LedLayout:
                          places * per_place, brightness, max_ma)
 
 
-def render(frame, layout, t_ms):
-    """The strip's (r, g, b) values for `frame` at time `t_ms`, within the layout's caps."""
-    pixels = [(0, 0, 0)] * layout.count
+def place_colours(frame, layout, t_ms):
+    """The colour of each place of `frame` at time `t_ms`, within the layout's caps: R, G, B
+    bytes, 3 a place (every LED of a place shows its place's colour). A board that fills its
+    strip place by place (the Pico's firmware) needs no more than this."""
+    places = frame.places
+    colours = bytearray(3 * len(places))
     total = 0
-    for place in range(len(frame.places)):
-        colour, pattern = frame.places[place]
-        strength = level(pattern, t_ms) * layout.brightness // 256
+    brightness = layout.brightness
+    leds = layout.leds
+    for place in range(len(places)):
+        colour, pattern = places[place]
+        strength = level(pattern, t_ms) * brightness // 256
+        if not strength:
+            continue
         r, g, b = PALETTE[colour]
-        value = (r * strength >> 8, g * strength >> 8, b * strength >> 8)
-        for i in layout.leds[place]:
-            pixels[i] = value
-        total += (value[0] + value[1] + value[2]) * len(layout.leds[place])
+        at = 3 * place
+        colours[at] = r * strength >> 8
+        colours[at + 1] = g * strength >> 8
+        colours[at + 2] = b * strength >> 8
+        total += (colours[at] + colours[at + 1] + colours[at + 2]) * len(leds[place])
     # scale everything down if the strip would draw more than the supply allows
     current = total * MA_PER_CHANNEL // 255
     if current > layout.max_ma:
         scale = layout.max_ma * 256 // current
-        pixels = [(r * scale >> 8, g * scale >> 8, b * scale >> 8) for r, g, b in pixels]
+        for at in range(len(colours)):
+            colours[at] = colours[at] * scale >> 8
+    return colours
+
+
+def render(frame, layout, t_ms):
+    """The strip's (r, g, b) values for `frame` at time `t_ms`, within the layout's caps."""
+    colours = place_colours(frame, layout, t_ms)
+    pixels = [(0, 0, 0)] * layout.count
+    for place in range(len(layout.leds)):
+        at = 3 * place
+        value = (colours[at], colours[at + 1], colours[at + 2])
+        for i in layout.leds[place]:
+            pixels[i] = value
     return pixels
 
 

@@ -8,8 +8,8 @@ filesystem as /app/plain_tests.py, copies the test modules beside it and runs::
 
 For each module it imports, every module-level callable named test_* is called with no
 arguments. Each test writes a line `@@begin MODULE NAME` before it runs, and a line
-`@@result {"module": .., "name": .., "ok": .., "traceback": ..}` after; anything the test prints
-falls between the two. A module that cannot be imported gives one result named `<import>`.
+`@@result {"module": .., "name": .., "ok": .., "traceback": .., "ms": ..}` after (ms: how long
+it took); anything the test prints falls between the two. A module that cannot be imported gives one result named `<import>`.
 
 MicroPython subset: no inspect, no traceback module; sys.print_exception writes the traceback.
 """
@@ -17,6 +17,7 @@ MicroPython subset: no inspect, no traceback module; sys.print_exception writes 
 import io
 import json
 import sys
+import time
 
 BEGIN = "@@begin"
 RESULT = "@@result"
@@ -28,13 +29,21 @@ def _traceback(error):
     return buffer.getvalue()
 
 
-def _report(module, name, error):
+def _now_ms():
+    if hasattr(time, "ticks_ms"):
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
+def _report(module, name, error, ms=0):
     print(RESULT, json.dumps({"module": module, "name": name, "ok": error is None,
-                              "traceback": "" if error is None else _traceback(error)}))
+                              "traceback": "" if error is None else _traceback(error),
+                              "ms": ms}))
 
 
-def run_module(module_name):
-    """Run every test_* function of one module; return how many failed."""
+def run_module(module_name, skip=()):
+    """Run every test_* function of one module but those named in `skip` ("module.name");
+    return how many failed."""
     print(BEGIN, module_name, "<import>")
     try:
         module = __import__(module_name)
@@ -48,21 +57,24 @@ def run_module(module_name):
         test = getattr(module, name)
         if not name.startswith("test_") or not callable(test):
             continue
+        if module_name + "." + name in skip:
+            continue
         print(BEGIN, module_name, name)
+        start = _now_ms()
         try:
             test()
         except Exception as error:
             failed += 1
-            _report(module_name, name, error)
+            _report(module_name, name, error, _now_ms() - start)
             continue
-        _report(module_name, name, None)
+        _report(module_name, name, None, _now_ms() - start)
     return failed
 
 
-def main(module_names):
-    """Run the modules' tests; exit status 1 when any failed."""
+def main(module_names, skip=()):
+    """Run the modules' tests (but those in `skip`); exit status 1 when any failed."""
     failed = 0
     for module_name in module_names:
-        failed += run_module(module_name)
+        failed += run_module(module_name, skip)
     if failed:
         raise SystemExit(1)

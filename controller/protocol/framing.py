@@ -103,6 +103,17 @@ def cobs_encode(data):
         full = False
 
 
+def accelerate(crc=None, cobs=None):
+    """Use faster versions of `crc16` and `cobs_encode` from now on: a port with native code
+    (the Pico's firmware, firmware/fast.py) gives its own, which must give the very same
+    bytes (the firmware's tests compare them on the emulated Pico). None keeps the one here."""
+    global crc16, cobs_encode
+    if crc is not None:
+        crc16 = crc
+    if cobs is not None:
+        cobs_encode = cobs
+
+
 def cobs_decode(data):
     """The bytes `cobs_encode` was given; FramingError when `data` holds a zero byte or a code
     byte that points past its end."""

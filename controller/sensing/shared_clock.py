@@ -46,21 +46,23 @@ SLACK_US = const(5)             # planned reads keep this more: the program's fe
                                 # every DOUT low to its first pulse, the timer's microsecond
 FIXED = const(16)               # periods are kept in 1/16 us
 UNKNOWN = const(-1)
+CANDIDATE = const(-1)           # in `measured`: one span seen, its period not confirmed yet
+SHORTEST = const(85616)         # the spans a period may be, in 1/16 us: half the nominal
+LONGEST = const(2054784)        # to 12 of them, 128 ms (RATE low: 85.6 ms on the internal
+                                # oscillator, 100 ms on a crystal)
 
 
 class ReadPlanner:
     """The rhythm of `cells` HX711s on one clock, and the reads it allows (see the module).
-    `read_us` is how long a read takes from its first clock pulse to its last;
-    `nominal_us` the conversion period assumed before a chip's own is measured."""
+    `read_us` is how long a read takes from its first clock pulse to its last."""
 
-    def __init__(self, cells, read_us, update_us=UPDATE_US, guard_us=GUARD_US,
-                 nominal_us=NOMINAL_US):
+    def __init__(self, cells, read_us, update_us=UPDATE_US, guard_us=GUARD_US):
         self.cells = cells
         self.read_us = read_us
         self.update_us = update_us
         self.guard_us = guard_us
         self.ends = [UNKNOWN] * cells               # the last conversion end seen, per chip
-        self.periods = [nominal_us * FIXED] * cells  # in 1/16 us
+        self.periods = [NOMINAL_US * FIXED] * cells  # in 1/16 us
         self.measured = [0] * cells                  # periods measured so far, per chip
 
     def shift(self, offset):
@@ -74,33 +76,60 @@ class ReadPlanner:
         """Chip `cell` finished a conversion at `end_us`. Each conversion takes the chip's
         period give or take some tens of microseconds of its own (olkal: +-20 us), so the
         best guess of the next end is the last one seen plus the period; the period is a
-        running mean of the spans seen."""
+        running mean of the spans seen.
+
+        The first span is taken as one whole period, a candidate, and the chip's period is
+        known once the next span agrees with it. Not the nominal period's multiple: a
+        breakout at RATE low converts every 85.6 ms, within 0.1% of eight periods at RATE
+        high, and must be seen as slow, not as eight conversions missed."""
         last = self.ends[cell]
         if last != UNKNOWN and end_us - last < self.periods[cell] // (2 * FIXED):
             return                                  # the same conversion seen again
         self.ends[cell] = end_us
         if last == UNKNOWN:
             return
-        period = self.periods[cell]
         span = (end_us - last) * FIXED
+        state = self.measured[cell]
+        if state == 0:
+            self._candidate(cell, span)
+            return
+        period = self.periods[cell]
         count = (span + period // 2) // period
-        if count < 1 or abs(span - count * period) > period // 8:
-            self.measured[cell] = 0                 # lost track (a restart): start afresh
+        if count < 1 or abs(span - count * period) > period // 8 or (
+                state == CANDIDATE and count != 1):
+            self._candidate(cell, span)             # lost track (a restart): start afresh
             return
         measured = span // count
-        if self.measured[cell] == 0:
-            self.periods[cell] = measured
+        if state == CANDIDATE:                      # the second span agrees: known
+            self.periods[cell] = (period + measured) // 2
+            self.measured[cell] = 1
         else:                                       # a running mean that follows a drift
             self.periods[cell] = (15 * period + measured) // 16
-        self.measured[cell] += 1
+            self.measured[cell] += 1
+
+    def _candidate(self, cell, span):
+        """A span that may be one period (or none: outside any HX711's)."""
+        if SHORTEST <= span <= LONGEST:
+            self.periods[cell] = span
+            self.measured[cell] = CANDIDATE
+        else:
+            self.measured[cell] = 0
 
     def period_us(self, cell):
         """Chip `cell`'s conversion period as measured, in us (0 while none is)."""
-        return self.periods[cell] // FIXED if self.measured[cell] else 0
+        return self.periods[cell] // FIXED if self.measured[cell] > 0 else 0
 
     def known(self, cell):
         """True once chip `cell`'s period has been measured."""
         return self.measured[cell] > 0
+
+    def all_known(self):
+        """True once every chip's period has been measured (before, there is nothing to plan
+        with)."""
+        for cell in range(self.cells):
+            if self.measured[cell] <= 0:
+                return False
+        return True
 
     def next_end(self, cell, after_us):
         """The end of chip `cell`'s first conversion at or after `after_us` (its last seen end
@@ -186,9 +215,15 @@ class ReadPlanner:
         """For each chip: True if a read from `start_us` to `end_us` got one result unbroken
         (its rhythm is known and no conversion of it can have ended within the read and the
         guard around it)."""
+        mask = self.trusted(start_us, end_us)
+        return [bool(mask >> cell & 1) for cell in range(self.cells)]
+
+    def trusted(self, start_us, end_us):
+        """`intact` as a bitmask: bit c set when chip c's reading is to be trusted."""
         low = start_us - self.guard_us
         high = end_us + self.guard_us
-        result = []
+        mask = 0
         for cell in range(self.cells):
-            result.append(self.measured[cell] > 0 and self.next_end(cell, low) > high)
-        return result
+            if self.measured[cell] > 0 and self.next_end(cell, low) > high:
+                mask |= 1 << cell
+        return mask

@@ -422,7 +422,7 @@ class EmulatedPico:
             for target, local in files.items():
                 if compiled:
                     out = Path(staging) / (target[:-3].replace("/", "_") + ".mpy")
-                    done = subprocess.run([_deploy().mpy_cross(), "-s", target, "-o", str(out),
+                    done = subprocess.run([_deploy().mpy_cross(), "-march=armv6m", "-s", target, "-o", str(out),
                                            str(local)], capture_output=True, text=True)
                     if done.returncode != 0:
                         raise EmulatorError("mpy-cross rejects %s:\n%s" % (local, done.stderr))

@@ -386,8 +386,15 @@ class DMA:
     def unpack_ctrl(value):
         return {name: value >> shift & (1 << bits) - 1 for name, shift, bits, _ in _FIELDS}
 
+    _decoded = {}                       # ctrl word -> its fields: a channel has a few
+
     def _field(self, name):
-        return DMA.unpack_ctrl(self._ctrl)[name]
+        fields = DMA._decoded.get(self._ctrl)
+        if fields is None:
+            if len(DMA._decoded) > 64:
+                DMA._decoded.clear()
+            fields = DMA._decoded[self._ctrl] = DMA.unpack_ctrl(self._ctrl)
+        return fields[name]
 
     @staticmethod
     def _address(where):

@@ -1,0 +1,689 @@
+"""The firmware's hot paths in native code (`@micropython.viper`), for the Pico alone.
+
+MicroPython runs Python on an RP2040 about 60 times slower than a laptop runs it (about 1,900
+pystones a second on the emulated Pico at 125 MHz, firmware/emulator/README.md), too slow for
+the work of a frame done a byte or a bit at a time: taking the HX711s' ring apart, learning and
+planning their rhythm, turning 24 words into 26 readings, filling an LED strip's words. Viper
+compiles these functions to Thumb code (mpy-cross -march=armv6m, as deploy.py does), with
+native 32-bit integers and raw pointers.
+
+Each function here does exactly what a plain-Python one elsewhere does, and is checked against
+it on the emulated Pico (tests/test_emulated_pico.py); the plain one is the reference, and what
+every other runtime (the tests' CPython and MicroPython under node, which have no native
+emitter) runs:
+
+- `pack`, `pack_places`: leds.pack, leds.pack_places;
+- `Planner`: controller.sensing.shared_clock.ReadPlanner (the same methods, on arrays);
+- `drain`: the ring's parsing in hx711._Reader (`_entry`, `_levels`);
+- `unpack`: hx711.unpack.
+
+A module that holds viper code cannot even be compiled where there is no native emitter:
+importers catch the ImportError or SyntaxError and keep the plain functions.
+"""
+
+import array
+import sys
+
+if sys.implementation.name != "micropython":    # Blinka's CPython `micropython` is no emitter
+    raise ImportError("fast.py is native code for MicroPython on the Pico")
+
+import micropython                              # noqa: E402
+from micropython import const                   # noqa: E402
+
+UNKNOWN = const(-1)
+FIXED = const(16)
+SLACK = const(5)
+BITS = const(24)
+NO_PLACE = const(255)
+
+
+# --- the LED strip --------------------------------------------------------------------------
+
+@micropython.viper
+def _pack(pixels: ptr8, n: int, words: ptr8, r: int, g: int, b: int):
+    j = 0
+    for i in range(0, 3 * n, 3):
+        words[j + r] = pixels[i]
+        words[j + g] = pixels[i + 1]
+        words[j + b] = pixels[i + 2]
+        j += 4
+
+
+def pack(pixels, words, at):
+    """leds.pack: R, G, B bytes into the LED words, colour c into byte at[c] of each."""
+    _pack(pixels, len(pixels) // 3, words, at[0], at[1], at[2])
+
+
+@micropython.viper
+def _pack_places(colours: ptr8, led_place: ptr8, n: int, words: ptr8, r: int, g: int, b: int):
+    j = 0
+    for i in range(n):
+        place = led_place[i]
+        if place == NO_PLACE:
+            words[j + r] = 0
+            words[j + g] = 0
+            words[j + b] = 0
+        else:
+            k = 3 * place
+            words[j + r] = colours[k]
+            words[j + g] = colours[k + 1]
+            words[j + b] = colours[k + 2]
+        j += 4
+
+
+def pack_places(colours, led_place, words, at):
+    """leds.pack_places: a colour per place into the LED words."""
+    _pack_places(colours, led_place, len(led_place), words, at[0], at[1], at[2])
+
+
+# --- the link's framing (controller.protocol.framing) -----------------------------------------
+
+def _crc_table():
+    table = array.array("H", [0] * 256)
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+        table[byte] = crc & 0xFFFF
+    return table
+
+
+_TABLE = _crc_table()
+
+
+@micropython.viper
+def _crc16(data: ptr8, n: int, crc: int, table: ptr16) -> int:
+    i = 0
+    while i < n:
+        crc = ((crc << 8) & 0xFF00) ^ table[((crc >> 8) ^ data[i]) & 0xFF]
+        i += 1
+    return crc
+
+
+def crc16(data, crc=0xFFFF):
+    """framing.crc16: CRC-16/CCITT-FALSE."""
+    return _crc16(data, len(data), crc, _TABLE)
+
+
+@micropython.viper
+def _cobs(data: ptr8, n: int, out: ptr8) -> int:
+    code_at = 0                 # where the block's code byte goes
+    code = 1
+    at = 1
+    full = 0                    # the last block written was full (254 bytes, no zero)
+    for i in range(n):
+        byte = data[i]
+        if byte == 0:
+            out[code_at] = code
+            code_at = at
+            at += 1
+            code = 1
+            full = 0
+        else:
+            out[at] = byte
+            at += 1
+            code += 1
+            full = 0
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = at
+                at += 1
+                code = 1
+                full = 1
+    if full:
+        return at - 1           # data that ends on a full block needs no final, empty block
+    out[code_at] = code
+    return at
+
+
+def cobs_encode(data):
+    """framing.cobs_encode: `data` with every zero byte stuffed away."""
+    out = bytearray(len(data) + len(data) // 254 + 2)
+    return bytes(out[:_cobs(data, len(data), out)])
+
+
+@micropython.viper
+def _sensors(out: ptr8, seq: int, time_ms: int, values: ptr32, missing: int, n: int,
+             table: ptr16) -> int:
+    """The payload of Sensors(time_ms, values).encode(seq), protocol 2, into out[0:]: its
+    length. Channel c is missing when bit c of `missing` is set."""
+    out[0] = 2                              # protocol version
+    out[1] = 3                              # Sensors
+    out[2] = (seq >> 8) & 0xFF
+    out[3] = seq & 0xFF
+    out[4] = (time_ms >> 24) & 0xFF
+    out[5] = (time_ms >> 16) & 0xFF
+    out[6] = (time_ms >> 8) & 0xFF
+    out[7] = time_ms & 0xFF
+    out[8] = n
+    at = 9
+    masks = (n + 7) >> 3
+    for k in range(masks):
+        out[at + k] = (missing >> (8 * k)) & 0xFF
+    at += masks
+    for c in range(n):
+        if (missing >> c) & 1:
+            v = 0
+        else:
+            v = values[c]
+        out[at] = (v >> 16) & 0xFF
+        out[at + 1] = (v >> 8) & 0xFF
+        out[at + 2] = v & 0xFF
+        at += 3
+    crc = 0xFFFF
+    i = 0
+    while i < at:
+        crc = ((crc << 8) & 0xFF00) ^ table[((crc >> 8) ^ out[i]) & 0xFF]
+        i += 1
+    out[at] = (crc >> 8) & 0xFF
+    out[at + 1] = crc & 0xFF
+    return at + 2
+
+
+class SensorsFrames:
+    """Whole wire frames of Sensors messages (payload, CRC, COBS, delimiter), as
+    `encode_frame(Sensors(time_ms, values).encode(seq))` gives them, built natively:
+
+        frames = SensorsFrames(14)
+        link.send_encoded(Sensors.KIND, lambda seq: frames.frame(seq, t, values, missing))
+    """
+
+    def __init__(self, channels):
+        self.channels = channels
+        size = 9 + (channels + 7) // 8 + 3 * channels + 2
+        self._payload = bytearray(size)
+        self._out = bytearray(size + size // 254 + 3)
+
+    def frame(self, seq, time_ms, values, missing):
+        """`values` an array('i') of the readings, `missing` a bitmask of the channels with
+        none."""
+        length = _sensors(self._payload, seq, time_ms, values, missing, self.channels, _TABLE)
+        out = self._out
+        size = _cobs(memoryview(self._payload)[:length], length, out)
+        out[size] = 0
+        return memoryview(out)[:size + 1]
+
+
+# --- the HX711s' readings ---------------------------------------------------------------------
+
+@micropython.viper
+def _unpack(words: ptr32, positions: ptr8, n: int, out: ptr32):
+    cell = 0
+    while cell < n:
+        bit = positions[cell]
+        raw = 0
+        k = 0
+        while k < BITS:
+            raw = (raw << 1) | ((words[k] >> bit) & 1)
+            k += 1
+        if raw & 0x800000:
+            raw -= 0x1000000
+        out[cell] = raw
+        cell += 1
+
+
+def unpack(words, positions, out):
+    """hx711.unpack into `out` (array('i')): `words` an array('I') of 24, `positions` a
+    bytearray of each cell's bit."""
+    _unpack(words, positions, len(positions), out)
+
+
+# The planner's state is one array('i'), so that each native call takes one pointer: [cells,
+# read_us, update_us, guard_us, then each cell's last end, its period (1/16 us), how many
+# periods it has measured].
+_CELLS = const(0)
+CANDIDATE = const(-1)           # the planner's: a first span, not confirmed yet
+_SHORTEST = const(85616)        # and the spans a period may be (1/16 us)
+_LONGEST = const(2054784)
+_READ = const(1)
+_UPDATE = const(2)
+_GUARD = const(3)
+_ENDS = const(4)
+
+
+class Planner:
+    """controller.sensing.shared_clock.ReadPlanner, its state in one array and its loops
+    native: the same methods, the same numbers (checked against it on the emulated Pico)."""
+
+    def __init__(self, cells, read_us, update_us=75, guard_us=30):
+        self.cells = cells
+        self.read_us = read_us
+        self.update_us = update_us
+        self.guard_us = guard_us
+        self.state = array.array("i", [cells, read_us, update_us, guard_us]
+                                 + [UNKNOWN] * cells + [10702 * FIXED] * cells
+                                 + [0] * cells)
+        view = memoryview(self.state)
+        self.ends = view[_ENDS:_ENDS + cells]
+        self.periods = view[_ENDS + cells:_ENDS + 2 * cells]
+        self.measured = view[_ENDS + 2 * cells:_ENDS + 3 * cells]
+        self._out = array.array("i", [0] * 6)
+
+    def shift(self, offset):
+        _shift(self.state, offset)
+
+    def saw_end(self, cell, end_us):
+        _saw_end(self.state, cell, end_us)
+
+    def period_us(self, cell):
+        return self.periods[cell] // FIXED if self.measured[cell] > 0 else 0
+
+    def known(self, cell):
+        return self.measured[cell] > 0
+
+    def all_known(self):
+        return _all_known(self.state)
+
+    def next_end(self, cell, after_us):
+        return _next_end(self.state, cell, after_us)
+
+    def next_ready(self, after_us):
+        return _next_ready(self.state, after_us)
+
+    def plan(self, after_us, most_us=8000):
+        out = self._out
+        _plan(self.state, after_us, most_us, out)
+        return out[0], out[1]
+
+    def trusted(self, start_us, end_us):
+        """`intact` as a bitmask: bit c set when chip c's reading is to be trusted."""
+        return _trusted(self.state, start_us, end_us)
+
+    def intact(self, start_us, end_us):
+        mask = self.trusted(start_us, end_us)
+        return [bool(mask >> cell & 1) for cell in range(self.cells)]
+
+
+@micropython.viper
+def _shift(state: ptr32, offset: int):
+    n = state[_CELLS]
+    for cell in range(n):
+        if state[_ENDS + cell] != UNKNOWN:
+            state[_ENDS + cell] = state[_ENDS + cell] + offset
+
+
+@micropython.viper
+def _all_known(state: ptr32) -> bool:
+    n = state[_CELLS]
+    for cell in range(n):
+        if state[_ENDS + 2 * n + cell] <= 0:
+            return False
+    return True
+
+
+@micropython.viper
+def _saw_end(state: ptr32, cell: int, end: int):
+    n = state[_CELLS]
+    e = _ENDS + cell
+    p = _ENDS + n + cell
+    m = _ENDS + 2 * n + cell
+    last = state[e]
+    if last != UNKNOWN and end - last < state[p] // (2 * FIXED):
+        return
+    state[e] = end
+    if last == UNKNOWN:
+        return
+    span = (end - last) * FIXED
+    seen = state[m]
+    candidate = seen == CANDIDATE
+    if seen != 0:
+        period = state[p]
+        count = (span + period // 2) // period
+        off = span - count * period
+        if off < 0:
+            off = 0 - off
+        if count >= 1 and off <= period // 8 and (count == 1 or not candidate):
+            if candidate:
+                state[p] = (period + span // count) // 2
+                state[m] = 1
+            else:
+                state[p] = (15 * period + span // count) // 16
+                state[m] = seen + 1
+            return
+    if _SHORTEST <= span and span <= _LONGEST:     # a candidate period
+        state[p] = span
+        state[m] = CANDIDATE
+    else:
+        state[m] = 0
+
+
+@micropython.viper
+def _next_end(state: ptr32, cell: int, after: int) -> int:
+    n = state[_CELLS]
+    last = state[_ENDS + cell]
+    if last == UNKNOWN:
+        return after
+    if last >= after:
+        return last
+    period = state[_ENDS + n + cell]
+    return last + ((after - last) * FIXED + period - 1) // period * period // FIXED
+
+
+@micropython.viper
+def _next_ready(state: ptr32, after: int) -> int:
+    n = state[_CELLS]
+    update = state[_UPDATE]
+    ready = after
+    t = after + 1
+    for cell in range(n):
+        last = state[_ENDS + cell]
+        if last == UNKNOWN:
+            end = t
+        elif last >= t:
+            end = last
+        else:
+            period = state[_ENDS + n + cell]
+            end = last + ((t - last) * FIXED + period - 1) // period * period // FIXED
+        if end + update > ready:
+            ready = end + update
+    return ready
+
+
+@micropython.viper
+def _later(state: ptr32, n: int, cell: int, start: int, after: int) -> int:
+    """ReadPlanner._later_end: chip `cell`'s first end at or after `start` other than its first
+    after `after` (the one the read is for)."""
+    last = state[_ENDS + cell]
+    period = state[_ENDS + n + cell]
+    t = after + 1
+    if last == UNKNOWN:
+        first = t
+    elif last >= t:
+        first = last
+    else:
+        first = last + ((t - last) * FIXED + period - 1) // period * period // FIXED
+    if start > first:
+        t = start
+    else:
+        t = first + 1
+    if last == UNKNOWN:
+        return t
+    if last >= t:
+        return last
+    return last + ((t - last) * FIXED + period - 1) // period * period // FIXED
+
+
+@micropython.viper
+def _plan(state: ptr32, after: int, most: int, out: ptr32):
+    """ReadPlanner.plan into out: [the moment every DOUT is first low, the delay]; out[2..5]
+    hold the moments (_all_low). ReadPlanner._later_end is written out inline twice: a call
+    from native code to native code costs more than the loop around it."""
+    n = state[_CELLS]
+    read = state[_READ]
+    update = state[_UPDATE]
+    guard = state[_GUARD]
+    ends = _ENDS
+    periods = _ENDS + n
+    u = after + 1
+    out[2] = int(_next_ready(state, after))
+    count = 1
+    while count < 4:                        # _all_low: at most four moments
+        t = out[1 + count]
+        late = -1
+        x0 = t - update + 1
+        cell = 0
+        while cell < n:
+            last = state[ends + cell]
+            period = state[periods + cell]
+            if last == UNKNOWN:
+                first = u
+            elif last >= u:
+                first = last
+            else:
+                first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
+            x = x0
+            if x <= first:
+                x = first + 1
+            if last == UNKNOWN or last >= x:
+                end = x if last == UNKNOWN else last
+            else:
+                end = last + ((x - last) * FIXED + period - 1) // period * period // FIXED
+            if end <= t + 2 * guard and end + update > late:
+                late = end + update
+            cell += 1
+        if late <= t:
+            break
+        out[2 + count] = late
+        count += 1
+    margin = 2 * guard + SLACK
+    wait = 0
+    rounds = 2 * n + 2
+    while rounds > 0:
+        rounds -= 1
+        moved = False
+        k = 0
+        while k < count:
+            moment = out[2 + k]
+            start = moment + wait
+            low = start - update - margin
+            high = start + read + margin
+            clash = -1
+            cell = 0
+            while cell < n:
+                last = state[ends + cell]
+                period = state[periods + cell]
+                if last == UNKNOWN:
+                    first = u
+                elif last >= u:
+                    first = last
+                else:
+                    first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
+                x = low
+                if x <= first:
+                    x = first + 1
+                if last == UNKNOWN or last >= x:
+                    end = x if last == UNKNOWN else last
+                else:
+                    end = last + ((x - last) * FIXED + period - 1) // period * period // FIXED
+                if end <= high:
+                    clash = end
+                    break
+                cell += 1
+            if clash >= 0:
+                wait = clash + update + margin + 1 - moment
+                moved = True
+            k += 1
+        if not moved:
+            out[0] = out[2]
+            out[1] = wait
+            return
+        if wait > most:
+            break
+    out[0] = out[2]
+    out[1] = 0
+
+
+@micropython.viper
+def _trusted(state: ptr32, start: int, finish: int) -> int:
+    n = state[_CELLS]
+    guard = state[_GUARD]
+    low = start - guard
+    high = finish + guard
+    mask = 0
+    for cell in range(n):
+        if state[_ENDS + 2 * n + cell] <= 0:
+            continue
+        last = state[_ENDS + cell]
+        if last >= low:
+            end = last
+        else:
+            period = state[_ENDS + n + cell]
+            end = last + ((low - last) * FIXED + period - 1) // period * period // FIXED
+        if end > high:
+            mask |= 1 << cell
+    return mask
+
+
+# --- the ring ----------------------------------------------------------------------------------
+
+# What `drain` works on, one array('i') (hx711._Reader keeps it), so that a call takes one
+# pointer: the ring's two buffers (their addresses) and its size, the entries taken so far and
+# the end to take them to, the epoch of its times; the parse carried between calls (the
+# reader's `_snapshot`, `_block`, ...); the cells' bit positions (a bytearray's address); the
+# planner's state (its address); the readings made, queued for the CPU (QUEUE slots of 1 + n:
+# the trusted cells' bitmask, then the values); the next read's plan; counters.
+WORDS = const(0)
+TIMES = const(1)
+ENTRIES = const(2)
+TAKEN = const(3)
+END = const(4)
+EPOCH = const(5)
+HAVE = const(6)             # the levels below are known
+LEVELS = const(7)
+BLOCK = const(8)            # words of the read under way so far; -1: none under way
+START = const(9)            # when it began (us after the epoch)
+AFTER = const(10)           # 1: the next levels are the ones after a read: its end
+POSITIONS = const(11)
+PLANNER = const(12)
+SCRATCH = const(13)         # an array('i') of 24 + 6: the read's words, then _plan's out
+QUEUE = const(14)           # the slots' array
+SLOTS = const(15)
+HEAD = const(16)            # the oldest reading's slot
+COUNT = const(17)           # readings queued
+MOST_US = const(18)         # the longest delay a plan may ask for
+READY = const(19)           # the plan: when every DOUT will be low
+DELAY = const(20)           # ... and the delay then (us; 0: none)
+PLANNED = const(21)         # 1: a plan with a delay waits for the CPU to send it
+LAST = const(22)            # the latest time seen
+FRAMES = const(23)          # readings made
+UNTRUSTED = const(24)       # cell readings not to be trusted
+DROPPED = const(25)         # readings dropped from a full queue
+CONTEXT = const(26)
+
+
+@micropython.viper
+def drain(context: ptr32) -> int:
+    """Take the ring's entries from TAKEN up to END: the reader's `_entry`, `_levels`,
+    `_reading` and `_judged` in one: each change of the DOUT levels tells the planner a
+    conversion's end (its saw_end, here inline); each completed read is unpacked into the next
+    queue slot with the bitmask of the cells to trust, and the next read planned. Returns how
+    many readings it made."""
+    words = ptr32(context[WORDS])
+    times = ptr32(context[TIMES])
+    entries = context[ENTRIES]
+    taken = context[TAKEN]
+    end = context[END]
+    epoch = context[EPOCH]
+    have = context[HAVE]
+    levels = context[LEVELS]
+    block = context[BLOCK]
+    start = context[START]
+    after = context[AFTER]
+    positions = ptr8(context[POSITIONS])
+    state = ptr32(context[PLANNER])
+    scratch = ptr32(context[SCRATCH])
+    queue = ptr32(context[QUEUE])
+    slots = context[SLOTS]
+    n = state[_CELLS]
+    update = state[_UPDATE]
+    every = (1 << n) - 1
+    t = context[LAST]
+    done = 0
+    while taken != end:
+        word = words[taken]
+        t = times[taken] - epoch
+        taken += 1
+        if taken == entries:
+            taken = 0
+        if block >= 0:
+            scratch[block] = word
+            block += 1
+            if block == BITS:
+                block = -1
+                after = 1
+            continue
+        if word == -1:                      # MARK (0xFFFFFFFF)
+            block = 0
+            start = t
+            continue
+        if after:                           # the levels after a read: it ended at t
+            after = 0
+            levels = word
+            have = 1
+            count = context[COUNT]
+            head = context[HEAD]
+            if count == slots:              # full: the oldest reading goes
+                head += 1
+                if head == slots:
+                    head = 0
+                count -= 1
+                context[DROPPED] = context[DROPPED] + 1
+            slot = head + count
+            if slot >= slots:
+                slot -= slots
+            at = slot * (1 + n)
+            mask = int(_trusted(state, start, t))
+            queue[at] = mask
+            cell = 0
+            while cell < n:                 # unpack
+                bit = positions[cell]
+                raw = 0
+                k = 0
+                while k < BITS:
+                    raw = (raw << 1) | ((scratch[k] >> bit) & 1)
+                    k += 1
+                if raw & 0x800000:
+                    raw -= 0x1000000
+                queue[at + 1 + cell] = raw
+                if not (mask >> cell) & 1:
+                    context[UNTRUSTED] = context[UNTRUSTED] + 1
+                cell += 1
+            context[HEAD] = head
+            context[COUNT] = count + 1
+            context[FRAMES] = context[FRAMES] + 1
+            done += 1
+            if _all_known(state):           # the next read planned
+                out = ptr32(context[SCRATCH] + 4 * BITS)
+                _plan(state, t, context[MOST_US], out)
+                context[READY] = out[0]
+                context[DELAY] = out[1]
+                context[PLANNED] = 1 if out[1] > 0 else 0
+            continue
+        if not have:
+            have = 1
+            levels = word
+            continue
+        changed = word ^ levels
+        levels = word
+        if not changed:
+            continue
+        for cell in range(n):
+            bit = 1 << positions[cell]
+            if not changed & bit:
+                continue
+            if word & bit:
+                seen = t
+            else:
+                seen = t - update
+            _saw_end(state, cell, seen)
+    context[TAKEN] = taken
+    context[HAVE] = have
+    context[LEVELS] = levels
+    context[BLOCK] = block
+    context[START] = start
+    context[AFTER] = after
+    context[LAST] = t
+    return done
+
+
+@micropython.viper
+def take(context: ptr32, values: ptr32) -> int:
+    """The oldest queued reading into `values`: its trusted cells' bitmask; -1 when none
+    (the reader's `take`)."""
+    count = context[COUNT]
+    if count == 0:
+        return -1
+    head = context[HEAD]
+    queue = ptr32(context[QUEUE])
+    n = ptr32(context[PLANNER])[_CELLS]
+    at = head * (1 + n)
+    cell = 0
+    while cell < n:
+        values[cell] = queue[at + 1 + cell]
+        cell += 1
+    head += 1
+    if head == context[SLOTS]:
+        head = 0
+    context[HEAD] = head
+    context[COUNT] = count - 1
+    return queue[at]
