@@ -6,6 +6,8 @@ MicroPython runs /main.py after boot. It:
    USB serial port naming the key;
 2. builds the hardware (device.py); if CONFIRM is held down it stops here: safe mode, the REPL
    stays free (to copy new files, while the bridge would hold the port) and no watchdog runs;
+   if HINT is held down it runs the bring-up self-test instead of a mode (selftest.py: each
+   place, cell, button and the buzzer, its report on the strip and the USB serial port);
 3. runs bridge mode (bridge.py: the Pi drives the board) or standalone mode (standalone.py:
    the controller on the Pico), as `mode` says. Each starts the watchdog and feeds it from
    its main loop: a hang resets the Pico, and a standalone game resumes from its journal.
@@ -33,19 +35,31 @@ def safe_mode(device):
     return device.buttons.down(3)
 
 
+def self_test_mode(device):
+    """True when HINT is held at boot: the bring-up self-test, not a mode."""
+    return device.buttons.down(2)
+
+
 def show_fault(device):
     device.strip.show_pixels([FAULT_COLOUR] * device.strip.count)
     device.strip.flush(device.clock)        # no main loop will poll the strip after this
 
 
 def start(config, clock, port=None, folder=""):
-    """The app `config` asks for, on `clock` (and `port` for the bridge: None is the USB
-    serial port; `folder` for standalone's files), built but not started; or None in safe
-    mode or when standalone mode cannot start."""
+    """The app `config` asks for, on `clock` (and `port` for the bridge and the self-test:
+    None is the USB serial port; `folder` for standalone's files), built but not started —
+    the self-test when HINT is held — or None in safe mode or when standalone mode cannot
+    start."""
     device = Device(config, clock)
     if safe_mode(device):
         print("layli: CONFIRM held at boot: safe mode, nothing started (the REPL is free)")
         return None
+    if self_test_mode(device):
+        from selftest import SelfTest
+        if port is None:
+            from port import StdioPort
+            port = StdioPort()
+        return SelfTest(device, port, clock)
     if config["mode"] == "bridge":
         from bridge import Bridge
         if port is None:
@@ -69,7 +83,7 @@ def record_crash(error, path=CRASH):
             if hasattr(sys, "print_exception"):
                 sys.print_exception(error, handle)
             else:                       # CPython
-                import traceback
+                import traceback  # pyright: ignore[reportMissingImports] (not on a Pico)
                 traceback.print_exception(error, file=handle)
     except OSError:
         pass                            # a full or read-only flash: nothing more to do

@@ -7,8 +7,11 @@ and bills of materials (host-only).
     layli hardware bom PROFILE [--json]               # with estimated prices and the total
     layli hardware drawing PROFILE -o FILE.svg|FILE.dxf [--part top|mount]
     layli hardware firmware-config PROFILE [--variant V] [--option N=V] [-o config.json]
+    layli hardware test --profile PROFILE [--port DEVICE] [--config FILE]   # bring-up
 
 A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
+`test` exits with 0 when every place, cell, button and the buzzer answered, 1 when something
+needs fixing (controller/hardware/bringup.py).
 """
 
 from __future__ import annotations
@@ -54,6 +57,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     firmware.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     firmware.add_argument("-o", "--output", metavar="FILE",
                           help="write it here, not to stdout")
+    testing = actions.add_parser("test", help="the bring-up test of a board just built: each "
+                                 "place's sensor, the load cells' rates, the buttons, the "
+                                 "buzzer")
+    testing.add_argument("--profile", metavar="PROFILE",
+                         help="a shipped name or a .toml file (or profile = in --config)")
+    testing.add_argument("--port", metavar="DEVICE",
+                         help="the Pico's serial device (default: the config's port, or the "
+                              "one Pico on USB)")
+    testing.add_argument("--config", metavar="FILE", help="a TOML config file, as layli run's")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -204,5 +216,18 @@ PRICES_NOTE = ("estimates: single-unit list prices in US dollars from the makers
                "without shipping, tax or duty")
 
 
+def _test(args: argparse.Namespace) -> int:
+    from controller.commands.run import read_config
+    from controller.hardware.bringup import command
+
+    config = read_config(args.config) if args.config else {}
+    name = args.profile or config.get("profile")
+    if not name:
+        raise UsageError("no board profile: give --profile NAME (layli hardware list shows "
+                         "them)")
+    args.profile = name
+    return command(checked(name), args.port or config.get("port"))
+
+
 ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom,
-           "drawing": _drawing, "firmware-config": _firmware_config}
+           "drawing": _drawing, "firmware-config": _firmware_config, "test": _test}
