@@ -22,3 +22,18 @@ def browser():
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield launched
         launched.close()
+
+
+# The files that take longest, longest first (minutes each, measured: the durations of a
+# `.ci/run`). `.ci/run` spreads whole files over the cores (pytest-xdist, --dist loadfile), in
+# the order collected: these go first, so that no core is left with one of them at the end
+# while the other idles.
+SLOWEST_FIRST = ("test_tournament_demo.py", "test_firmware.py", "test_end_to_end.py",
+                 "test_emulated_pico.py", "test_bringup.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        name = item.path.name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+    items.sort(key=rank)            # stable: each file's tests keep their order
