@@ -102,6 +102,26 @@ class _Strip:
         self._drawn_ms = now
         self._send(render(self.frame, self.layout, now))
 
+    def wait(self, ms: int) -> tuple[list[tuple[int, list]], list[str]]:
+        """Let `ms` pass, the strip redrawn meanwhile: the sensor frames, (t_ms, values), and
+        the buttons pressed, in order."""
+        clock = self.clock
+        end = clock.now_ms() + ms
+        frames: list[tuple[int, list]] = []
+        presses: list[str] = []
+        while True:
+            got, pressed = self._read()
+            frames.extend(got)
+            presses.extend(pressed)
+            now = clock.now_ms()
+            self._redraw(now)
+            if now >= end:
+                return frames, presses
+            clock.sleep_ms(min(POLL_S * 1000, end - now))
+
+    def _read(self) -> tuple[list[tuple[int, list]], list[str]]:
+        raise NotImplementedError
+
     def _send(self, pixels: list[tuple[int, int, int]]) -> None:
         raise NotImplementedError
 
@@ -156,20 +176,8 @@ class PicoBoard(_Strip):
     def _send(self, pixels: list[tuple[int, int, int]]) -> None:
         self.bridge.link.send(Leds(bytes(value for pixel in pixels for value in pixel)))
 
-    def wait(self, ms: int) -> tuple[list[tuple[int, list]], list[str]]:
-        clock = self.clock
-        end = clock.now_ms() + ms
-        frames: list[tuple[int, list]] = []
-        presses: list[str] = []
-        while True:
-            got, pressed = self.bridge.read()
-            frames.extend(got)
-            presses.extend(pressed)
-            now = clock.now_ms()
-            self._redraw(now)
-            if now >= end:
-                return frames, presses
-            clock.sleep_ms(min(POLL_S * 1000, end - now))
+    def _read(self) -> tuple[list[tuple[int, list]], list[str]]:
+        return self.bridge.read()
 
     def periods_us(self) -> list[int] | None:
         """Each HX711's conversion period, from a fresh State (None when none comes)."""
@@ -201,20 +209,8 @@ class GpioBoard(_Strip):
     def _send(self, pixels: list[tuple[int, int, int]]) -> None:
         self.io.show(self.frame, pixels)
 
-    def wait(self, ms: int) -> tuple[list[tuple[int, list]], list[str]]:
-        clock = self.clock
-        end = clock.now_ms() + ms
-        frames: list[tuple[int, list]] = []
-        presses: list[str] = []
-        while True:
-            got, pressed = self.io.read()        # each read samples every beam once
-            frames.extend(got)
-            presses.extend(pressed)
-            now = clock.now_ms()
-            self._redraw(now)
-            if now >= end:
-                return frames, presses
-            clock.sleep_ms(min(POLL_S * 1000, end - now))
+    def _read(self) -> tuple[list[tuple[int, list]], list[str]]:
+        return self.io.read()                   # each read samples every beam once
 
     def periods_us(self) -> None:
         return None
