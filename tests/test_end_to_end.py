@@ -1,25 +1,18 @@
 """End to end: the host controller (runner, PicoBridge, SerialLink) against the Pico firmware's
 bridge (its own process, fake machine/rp2 modules whose HX711s emulate the PIO program) over a
 pty, with the simulated board behind the fake load cells and players who follow the LEDs the
-Pico shows. `python -m simulator.end_to_end` runs the same; its figures are in the README."""
-
-import pytest
+Pico shows, on a clean line. `python -m simulator.end_to_end` runs the same; its figures are
+in the README. (The line with corrupted bytes and a pulled cable: test_end_to_end_faults.py,
+a file of its own so that CI runs the two games side by side.)"""
 
 from controller.rules.record import read
 from simulator.end_to_end import play
 
 
-@pytest.mark.parametrize("corrupt, pull", [(0.0, False), (0.01, True)])
-def test_a_whole_game_through_the_protocol(corrupt, pull):
-    result = play(seed=1, corrupt=corrupt, pull=pull)
+def test_a_whole_game_through_the_protocol_on_a_clean_line():
+    result = play(seed=1, corrupt=0.0, pull=False)
     assert result["completed"] and result["board_matches_engine"], result
     assert result["host_link"]["bad_frames"] == 0
     assert read(result["record"])[0].over           # every move replays under the rules
-    if corrupt:
-        assert result["bits_flipped"] > 1000
-        assert result["host_link"]["dropped"] > 0 and result["device_link"]["dropped"] > 0
-    else:
-        assert result["host_link"]["dropped"] == result["device_link"]["dropped"] == 0
-    if pull:
-        assert result["pulled"]["step"] >= 3        # in the middle of a move
-        assert result["connections"] == 2           # reconnected by itself
+    assert result["host_link"]["dropped"] == result["device_link"]["dropped"] == 0
+    assert result["connections"] == 1

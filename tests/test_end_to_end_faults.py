@@ -1,0 +1,20 @@
+"""End to end: the host controller (runner, PicoBridge, SerialLink) against the Pico firmware's
+bridge (its own process, fake machine/rp2 modules whose HX711s emulate the PIO program) over a
+pty, with the simulated board behind the fake load cells and players who follow the LEDs the
+Pico shows, with 1% of the bytes corrupted and the cable pulled in the middle of a move.
+`python -m simulator.end_to_end --corrupt 0.01 --pull` runs the same; its figures are in the
+README."""
+
+from controller.rules.record import read
+from simulator.end_to_end import play
+
+
+def test_a_whole_game_through_the_protocol_with_corrupted_bytes_and_a_pulled_cable():
+    result = play(seed=1, corrupt=0.01, pull=True)
+    assert result["completed"] and result["board_matches_engine"], result
+    assert result["host_link"]["bad_frames"] == 0
+    assert read(result["record"])[0].over           # every move replays under the rules
+    assert result["bits_flipped"] > 1000
+    assert result["host_link"]["dropped"] > 0 and result["device_link"]["dropped"] > 0
+    assert result["pulled"]["step"] >= 3        # in the middle of a move
+    assert result["connections"] == 2           # reconnected by itself
