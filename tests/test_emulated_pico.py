@@ -367,3 +367,15 @@ def test_the_2x12_chain_reads_every_place():
             assert [(k, v) for k, v in enumerate(frame) if v is not None and v != values[k]] \
                 == [], frame
         assert [cell["errors"] for cell in board.stats()["hx711"]] == [[]] * 26
+
+
+@pytest.mark.parametrize("args, words", [(["--seconds", "0"], "--seconds must be more than 0"),
+                                         (["--board", "pi-direct-2x6"], "invalid choice")])
+def test_the_frame_budget_benchmark_refuses_bad_arguments(args, words, capsys):
+    sys.path.insert(0, str(CHECKOUT / "tests"))
+    from benchmark_scripts import load_benchmark
+
+    benchmark = load_benchmark("pico_frame_budget")
+    with pytest.raises(SystemExit) as stopped:
+        benchmark.main(args)
+    assert stopped.value.code == 2 and words in capsys.readouterr().err
