@@ -32,6 +32,18 @@ SLOWEST_FIRST = ("test_tournament_demo.py", "test_firmware.py", "test_end_to_end
                  "test_end_to_end.py", "test_emulated_pico.py", "test_bringup.py")
 
 
+@pytest.fixture
+def mock_pins():
+    """gpiozero's mock pins (PWM-capable) as every device's pin factory, for the test."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
 def pytest_collection_modifyitems(config, items):
     def rank(item):
         name = item.path.name

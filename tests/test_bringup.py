@@ -171,8 +171,6 @@ if __name__ == "__main__":
 # --- the host's side -------------------------------------------------------------------------
 
 import pytest                                                               # noqa: E402
-from gpiozero import Device                                                 # noqa: E402
-from gpiozero.pins.mock import MockFactory, MockPWMPin                      # noqa: E402
 
 from controller import runner                                               # noqa: E402
 from controller.cli import main as cli_main                                 # noqa: E402
@@ -454,14 +452,6 @@ class BeamMaker:
             return self.lit_seen[-1] == (task.place, [task.place])
         buzzer = self.pin(self.profile.buzzer_pin)
         return any(state.state for state in buzzer.states)
-
-
-@pytest.fixture
-def mock_pins():
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = None
 
 
 @pytest.mark.parametrize("crossed", [False, True])

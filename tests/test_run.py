@@ -8,8 +8,6 @@ import sys
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.drivers.direct import DirectBoard
 from controller.drivers.pico import FirmwareMismatch, PicoBridge
@@ -145,14 +143,6 @@ def test_firmware_of_another_protocol_version_is_named(tmp_path):
 
 
 # --- a Pi's own GPIO ----------------------------------------------------------------------
-
-@pytest.fixture
-def mock_pins():
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = None
-
 
 def test_a_pi_direct_board_plays_through_the_runner(mock_pins, tmp_path):
     profile = load("pi-direct-2x6")
