@@ -9,7 +9,8 @@ session with its journal in a file synced after every step, the guide — exactl
 controller on a Pi does.
 
 Protocol, one line each way:
-- in ``F <t_ms> <raw> <raw> ...``: a load-cell frame; out: ``=`` when the LEDs did not change
+- in ``F <t_ms> <raw> <raw> ...``: a load-cell frame, ``-`` for a reading that is missing
+  (the converter's reading was not trusted); out: ``=`` when the LEDs did not change
   and nothing happened, else ``<colour>:<pattern>,... <events as JSON>``;
 - in ``S``: skip ahead (the players accept the offer); out: the same kind of line;
 - in ``R``: out: the game record as one JSON string, then the process ends.
@@ -26,6 +27,14 @@ from controller.guide.frame import Frame
 from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
 from controller.session import FileStorage, Session
+
+
+MISSING = "-"               # in an F line: a channel with no reading this frame
+
+
+def parse_readings(words: list[str]) -> list[int | None]:
+    """An F line's readings: signed ints, None for MISSING."""
+    return [None if word == MISSING else int(word) for word in words]
 
 
 def frame_text(frame: Frame) -> str:
@@ -80,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in sys.stdin:
         kind = line[:1]
         if kind == "F":
-            numbers = [int(word) for word in line[2:].split()]
-            if sensor.feed(numbers[0], numbers[1:]):
+            words = line[2:].split()
+            if sensor.feed(int(words[0]), parse_readings(words[1:])):
                 counts = [0 if count is None else count for count in sensor.counts]
                 session.update(counts, sensor.settled, sensor.faults)
         elif kind == "S":

@@ -125,9 +125,10 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
     pulled_at = None
     try:
         while session.guide.phase != "over" and clock.now_ms < GAME_LIMIT_MS:
-            frames = list(cells.frames(clock.now_ms + TURN_MS))
-            if frames:
-                values = frames[-1].values
+            # the device's own HX711 models convert the signal: the simulator's converters'
+            # inputs, not the words read from them (those would be converted twice)
+            if list(cells.frames(clock.now_ms + TURN_MS)):
+                values = cells.inputs()
             pico.ask("T %d %s" % (clock.now_ms, " ".join(map(str, values))))
             runner.step()
             guide = session.guide
@@ -138,8 +139,8 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
             elif pulled_at is not None and clock.now_ms == pulled_at[0] + PULL_MS:
                 pico.ask("P")
         for _ in range(100):                    # let the last seeds settle
-            frames = list(cells.frames(clock.now_ms + TURN_MS))
-            values = frames[-1].values if frames else values
+            if list(cells.frames(clock.now_ms + TURN_MS)):
+                values = cells.inputs()
             pico.ask("T %d %s" % (clock.now_ms, " ".join(map(str, values))))
             runner.step()
         device = json.loads(pico.ask("S"))

@@ -22,7 +22,7 @@ from controller.guide.frame import Frame, OFF, DARK
 from controller.rules import Game
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
-from simulator.controller_proc import parse_frame
+from simulator.controller_proc import MISSING, parse_frame
 from simulator.players import LedPlayer
 from simulator.run import STEP_MS, Hands
 from simulator.sensors import LoadCells
@@ -100,7 +100,8 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
     try:
         while not over and clock.now_ms < GAME_LIMIT_MS:
             for sample in cells.frames(clock.now_ms + STEP_MS):
-                line = "F %d %s" % (sample.time_ms, " ".join(map(str, sample.values)))
+                line = "F %d %s" % (sample.time_ms, " ".join(
+                    MISSING if value is None else str(value) for value in sample.values))
                 if restarts < kills and kill_rng.random() < kill_chance:
                     controller.kill(mid_frame=line if kill_rng.random() < 0.5 else None)
                     restarts += 1

@@ -4,10 +4,11 @@ guide in between, on a simulated clock (host-only).
     result = play_game("layli-goobalay", seed=1, mistakes=0.05)
     result.completed, result.board_matches_engine, result.mistakes_made, ...
 
-Counting mode: the hand's work goes onto the physical board, the load cells sample it 80 times a
-second with noise, drift and spikes, `controller.sensing.CountingSensor` turns the frames into
-counts, and the session (engine, guide, journal) turns counts into the LED frame the players
-read. Activity mode: the digital pit sensors are polled and debounced by
+Counting mode: the hand's work goes onto the physical board, the load cells weigh it with noise,
+drift and spikes through datasheet HX711 models read as the Pico firmware reads them (a frame
+every ~10.7 ms, a reading it cannot vouch for missing), `controller.sensing.CountingSensor`
+turns the frames into counts, and the session (engine, guide, journal) turns counts into the
+LED frame the players read. Activity mode: the digital pit sensors are polled and debounced by
 `controller.sensing.ActivitySensor`, and each activation is a touch for the guide.
 
 A player acts when the hand is free, after a reaction time, and — like a person waiting for the
