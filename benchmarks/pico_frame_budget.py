@@ -2,12 +2,15 @@
 
     LAYLI_PICO_KIT=/path/to/kit python benchmarks/pico_frame_budget.py [--seconds S]
         [--board pico-bridge-2x6 --board pico-bridge-2x12 ...]
+    LAYLI_PICO_KIT=/path/to/kit python benchmarks/pico_frame_budget.py --mode standalone
+        [--moves N] [--seed K] [--board pico-standalone-2x6 --board pico-standalone-2x12 ...]
 
-For each board it copies the bridge firmware onto an emulated Pico (compiled with mpy-cross,
-as deploy.py does), wires the board's HX711 models (each on its own oscillator, about 10.7 ms a
-conversion, 3% apart; firmware/emulator/devices.mjs) and runs the bridge's main loop for S
-emulated seconds with a guide frame whose every place animates (the LEDs re-rendered and
-written every 40 ms), its Sensors frames written to a port that takes everything. It prints:
+Bridge mode (the default). For each board it copies the bridge firmware onto an emulated Pico
+(compiled with mpy-cross, as deploy.py does), wires the board's HX711 models (each on its own
+oscillator, about 10.7 ms a conversion, 3% apart; firmware/emulator/devices.mjs) and runs the
+bridge's main loop for S emulated seconds with a guide frame whose every place animates (the
+LEDs re-rendered and written every 40 ms), its Sensors frames written to a port that takes
+everything. It prints:
 
 - readings: how many Sensors frames went out, against the conversions of the slowest chip in
   that time (a frame goes out once every chip has a result; a cell's reading that could not be
@@ -20,6 +23,33 @@ written every 40 ms), its Sensors frames written to a port that takes everything
   the objects the bridge keeps) and what is free; the longest step (a collection of that heap
   is the longest thing the loop does);
 - flash: what the filesystem has free after the install.
+
+Standalone mode (`--mode standalone`). For each pico-standalone board it copies every file of
+firmware/manifest.py as `deploy.py --mpy` does (modules compiled, main.py as source), restarts
+the Pico (a fresh heap), writes a calibration.json that matches the HX711 models (noiseless
+models: a calibration without noise, so no cell is judged stuck) and plays a real game on the
+standalone firmware's own loop (`Standalone.step()`, then `sleep_ms(1)`, as `run()` does): the
+Pico prints each new guide frame, and a player on the host who reads only those frames does
+what the LEDs say — lifts the lit pit, drops one seed, empties a pit into a store, moves an
+Uur's seed — by setting the masses the HX711 models measure (every seed of the same mass).
+The guide accepts each step from the sensed counts, as on a board. The first N moves (--moves,
+default 3; 0 plays the game to its end) of the board's own seed (SEEDS: their first 3 moves have
+a relay of several laps, captures and an Uur: 84 steps on 2 x 6) take about 10 minutes wall a
+board on a loaded 2-core machine, the install 1-2 of them. Every step is timed on the Pico
+(ticks_us), and its parts by wrappers around the firmware's own methods: the
+sensing filter, the session's update and in it the guide's look-ahead, its scripts of moves,
+its frame and the journal's writes; the sounds and the calibration saved at each move
+(`_react`), the LED render and the strip write, the sensors' read. It prints:
+
+- the worst guide frame (a step that fed the guide a reading, no garbage collection in it)
+  against the frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
+  median frame, the 90th and 99th percentiles; the worst frame by what the reading did (a
+  reading that changed nothing, a seed dropped, a relay's pick, a capture, an Uur, a move
+  lifted or completed) with its largest part;
+- the longest step of all, the number of collections and the longest step with one;
+- heap: the most in use after any step (how full it gets before a collection), the most in
+  use just after a collection (the high-water mark of what the game keeps), what was in use
+  before the game; flash: free after the install and after the game (journal, calibration).
 
 The emulator's timing is optimistic (no flash-cache misses, no bus contention): keep a margin.
 Needs node, `npm ci --prefix firmware`, mpremote and the kit (firmware/emulator/README.md).
@@ -164,29 +194,505 @@ def report(result: dict) -> str:
                 "free": result["heap_free"], "flash": result["flash_free"] // 1024})
 
 
+# --- standalone mode ---------------------------------------------------------------------------
+
+STANDALONE = {"pico-standalone-2x6": "layli-goobalay",
+              "pico-standalone-2x12": "layli-goobalay-long",
+              "pico-standalone-2x7": "mangala-iv"}
+HISTOGRAM_US = 100              # the frame times' histogram on the Pico: 0.1 ms buckets ...
+HISTOGRAM = 400                 # ... up to 40 ms (a longer step counts in the last)
+PERIOD_MS = 10.702              # one HX711 conversion at 80 SPS (RATE high), the frame period
+# The player's seed for each board: its first 3 moves have a relay of several laps, captures
+# and an Uur (found by playing the Player against controller.guide on the host)
+SEEDS = {"pico-standalone-2x6": 95, "pico-standalone-2x12": 45, "pico-standalone-2x7": 1}
+MOVES = 3
+
+GAME = r'''
+import gc, json, os, time
+from array import array
+from time import ticks_us, ticks_diff
+from config import check
+from clock import TicksClock
+from device import Device
+
+config = check(json.loads(%(config)r))
+clock = TicksClock()
+device = Device(config, clock)      # before the portable core, as main.py does: the rings'
+                                    # aligned buffers need a heap not yet cut up by imports
+import standalone
+from standalone import Standalone, save_text, CALIBRATION, JOURNAL
+from controller.sensing import Calibration
+
+for name in (JOURNAL, CALIBRATION):
+    try:
+        os.remove(name)
+    except OSError:
+        pass
+places = len(config["game"]["layout"])
+save_text(CALIBRATION, Calibration(%(tare)r, %(per_seed)r, 0.02, noise=[0.0] * places).to_json())
+# this step's sense (sensing + session), react (sounds, flash), colours, strip write; of the
+# sense: the session's update, and in it the guide's scripts of moves, the journal's appends
+# and syncs, the guide's look-ahead (_ahead) and its frame (_render); the sensors' read
+part = [0] * 10
+accepted = []               # what the guide accepted from this step's reading
+wrapped = [None, None, None]    # the session, guide and storage whose methods are timed
+
+
+def timing(inner, slot):
+    def timed(*args):
+        t = ticks_us()
+        out = inner(*args)
+        part[slot] += ticks_diff(ticks_us(), t)
+        return out
+    return timed
+
+
+class Timed(Standalone):
+    """Standalone as it is, each part of its step timed (ticks_us around the real methods)."""
+
+    def _sense(self, now, frame):
+        session = self.session
+        if wrapped[0] is not session:
+            wrapped[0] = session
+            session.update = timing(session.update, 4)
+            storage = session.storage
+            if wrapped[2] is not storage:
+                wrapped[2] = storage
+                storage.append = timing(storage.append, 6)
+                storage.sync = timing(storage.sync, 6)
+        if wrapped[1] is not session.guide:
+            guide = wrapped[1] = session.guide
+            guide._script = timing(guide._script, 5)
+            guide._ahead = timing(guide._ahead, 7)
+            guide._render = timing(guide._render, 8)
+        before = len(session.events)
+        t = ticks_us()
+        Standalone._sense(self, now, frame)
+        part[0] = ticks_diff(ticks_us(), t)
+        guide = session.guide
+        for event in session.events[before:]:
+            kind = event[0]
+            if kind == "step_done":
+                accepted.append(guide.script[event[1] - 1][0])
+            elif kind == "move_started":
+                accepted.append("start")
+            elif kind == "move_done":
+                accepted.append("done")
+            elif kind == "mistake" or kind == "fault":
+                accepted.append(kind)
+
+    def _react(self):
+        t = ticks_us()
+        Standalone._react(self)
+        part[1] += ticks_diff(ticks_us(), t)
+
+
+place_colours = standalone.place_colours
+
+
+def timed_colours(frame, layout, now):
+    t = ticks_us()
+    colours = place_colours(frame, layout, now)
+    part[2] = ticks_diff(ticks_us(), t)
+    return colours
+
+
+standalone.place_colours = timed_colours
+show_places = device.strip.show_places
+
+
+def timed_show(colours, led_place):
+    t = ticks_us()
+    shown = show_places(colours, led_place)
+    part[3] = ticks_diff(ticks_us(), t)
+    return shown
+
+
+device.strip.show_places = timed_show
+device.sensors.read = timing(device.sensors.read, 9)
+app = Timed(device, clock, config["game"])
+fs = os.statvfs("/")
+histogram = array("H", bytes(2 * %(buckets)d))
+worst = {}                  # what a step did -> [steps, longest us, its sense us, most sense us]
+collections = 0
+longest = [0, ""]
+peak = 0
+live = 0
+last_places = None
+gc.collect()
+heap_start = gc.mem_alloc()
+in_use = heap_start
+start = time.ticks_ms()
+limit_ms = %(limit_ms)d
+moves_cap = %(moves)d
+over_at = None
+frames = 0
+while True:
+    game = app.session.game
+    if over_at is None and (game.over or (moves_cap and len(game.moves) >= moves_cap)):
+        over_at = time.ticks_ms()
+    if over_at is not None and time.ticks_diff(time.ticks_ms(), over_at) > 500:
+        break
+    if time.ticks_diff(time.ticks_ms(), start) > limit_ms:
+        break
+    for k in range(10):
+        part[k] = 0
+    fed = app.frames
+    t = ticks_us()
+    app.step()
+    took = ticks_diff(ticks_us(), t)
+    now_in_use = gc.mem_alloc()
+    collected = now_in_use < in_use - 1024      # the heap shrank: a collection in this step
+    in_use = now_in_use
+    if in_use > peak:
+        peak = in_use
+    if collected:
+        collections += 1
+        if in_use > live:
+            live = in_use
+    label = None
+    if app.frames != fed:
+        frames += 1
+        histogram[min(took // %(bucket_us)d, %(buckets)d - 1)] += 1
+        label = "+".join(accepted) if accepted else "reading"
+    if part[2] or part[3]:
+        label = (label + "+render") if label else "render"
+    if collected:
+        label = (label + "+gc") if label else "gc"
+    del accepted[:]
+    if label is not None:
+        entry = worst.get(label)
+        if entry is None:
+            entry = worst[label] = [0] * 12
+        entry[0] += 1
+        if took > entry[1]:
+            entry[1], entry[2], entry[3], entry[4] = took, part[0], part[1], part[2] + part[3]
+            entry[6], entry[7], entry[8], entry[9], entry[10], entry[11] = part[4:10]
+        if part[2] + part[3] > entry[5]:
+            entry[5] = part[2] + part[3]
+    if took > longest[0]:
+        longest[0], longest[1] = took, label or "other"
+    shown = app.session.frame.places
+    if shown != last_places:
+        last_places = shown
+        print("F", len(game.moves), app.session.frame.encode().hex())
+    clock.sleep_ms(1)
+total_ms = time.ticks_diff(time.ticks_ms(), start)
+sensors = device.sensors
+game = app.session.game
+figures = {
+    "total_ms": total_ms, "frames": frames, "moves": len(game.moves), "over": game.over,
+    "scores": list(game.scores) if game.over else None, "longest_us": longest[0],
+    "longest": longest[1], "collections": collections, "heap_peak": peak, "heap_live": live,
+    "heap_start": heap_start, "untrusted": sensors.untrusted,
+    "sensing_errors": app.sensing_errors, "problem": app.problem,
+    "recent": [repr(event) for event in app.recent[-4:]]}
+del app, device, sensors, game
+gc.collect()
+after = os.statvfs("/")
+figures.update(heap_end=gc.mem_alloc(), heap_total=gc.mem_alloc() + gc.mem_free(),
+               flash_free=fs[0] * fs[3], flash_free_after=after[0] * after[3],
+               flash_total=fs[0] * fs[2])
+print("R", json.dumps(figures))             # in pieces: a heap this full has no long blocks
+print("W", json.dumps(worst))
+print("H", " ".join(["%%d:%%d" %% (k, histogram[k]) for k in range(len(histogram))
+                     if histogram[k]]))
+'''
+
+
+class Player:
+    """A careful player who follows only the LEDs (one action for each frame the guide
+    shows), on the board `counts` (pits, then the stores); a move is one of the lit pits,
+    drawn from a small generator of its own (the same seed, the same game)."""
+
+    def __init__(self, counts: list[int], seed: int) -> None:
+        self.counts = counts
+        self.hand = 0
+        self.seed = seed & 0x7FFFFFFF or 1
+        self.problems: list[str] = []
+
+    def _draw(self, n: int) -> int:
+        self.seed = (self.seed * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.seed >> 16) % n
+
+    def act(self, frame) -> bool:
+        """Do what `frame` asks; False when it asks nothing (the game over)."""
+        from controller.guide.frame import (DROP, FLASH, FORCED, LESS, MORE, PICK, STEADY,
+                                            TAKE, UUR_FROM, UUR_TO)
+        counts = self.counts
+        pits = len(counts) - 2
+        wrong = frame.where(MORE) + frame.where(LESS) + frame.where(FLASH)
+        if wrong:
+            self.problems.append("the guide shows a mistake at %s: %r" % (wrong, frame))
+            return False
+        drop, pick, take = frame.where(DROP), frame.where(PICK), frame.where(TAKE)
+        if drop:
+            counts[drop[0]] += 1
+            self.hand -= 1
+        elif pick:
+            self.hand += counts[pick[0]]
+            counts[pick[0]] = 0
+        elif take:
+            store = pits if frame.colour(take[0]) == "south" else pits + 1
+            counts[store] += counts[take[0]]
+            counts[take[0]] = 0
+        elif frame.where(UUR_FROM):
+            counts[frame.where(UUR_FROM)[0]] -= 1
+            counts[frame.where(UUR_TO)[0]] += 1
+        else:
+            legal = [p for p in range(pits) if frame.pattern(p) in (STEADY, FORCED)]
+            if not legal:
+                return False
+            pit = legal[self._draw(len(legal))]
+            self.hand += counts[pit]
+            counts[pit] = 0
+        return True
+
+
+def install_everything(emulated, pico) -> None:
+    """Every file of firmware/manifest.py onto `pico` as deploy.py --mpy copies them: the
+    modules compiled by mpy-cross, main.py as source."""
+    names = []
+    for _, target in emulated._deploy().manifest_files():
+        stem = target[:-3]
+        if target != "main.py":
+            names.append(stem[:-9].replace("/", ".") if stem.endswith("/__init__")
+                         else stem.replace("/", "."))
+    pico.install(*names)
+    pico.put("main.py", (CHECKOUT / "firmware" / "main.py").read_bytes())
+
+
+def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: float = 1800.0,
+               flash_in: str | None = None) -> dict:
+    """A standalone game on the emulated `name` board: the firmware installed as deploy.py
+    copies it, the game played by a Player on the HX711 models; the Pico's figures.
+    `flash_in`: a flash image with the firmware installed already (a quicker start)."""
+    from controller.guide.frame import Frame
+    from controller.rules import Game
+
+    variant = STANDALONE[name]
+    config = firmware_config(load(name), variant)
+    config["watchdog_ms"] = 0
+    places = len(config["game"]["layout"])
+    tare = [40000 + 1500 * k for k in range(places)]            # raw units
+    per_seed = [9000 + 37 * k for k in range(places)]           # a 5 g seed on a 1 kg cell
+    counts = Game(variant, config["game"]["options"]).pits + [0, 0]
+    player = Player(counts, seed)
+    result: dict = {}
+    steps = [0]
+
+    def load_cells() -> None:
+        pico.set_cells([tare[k] + counts[k] * per_seed[k] for k in range(places)])
+
+    def line(text: str) -> None:
+        if text.startswith("F "):
+            _, _moves, encoded = text.split()
+            if player.act(Frame.decode(bytes.fromhex(encoded))):
+                steps[0] += 1
+                load_cells()
+        elif text.startswith("R "):
+            result.update(json.loads(text[2:]))
+        elif text.startswith("W "):
+            result["worst"] = json.loads(text[2:])
+        elif text.startswith("H "):
+            histogram = [0] * HISTOGRAM
+            for pair in text[2:].split():
+                bucket, count = pair.split(":")
+                histogram[int(bucket)] = int(count)
+            result["histogram"] = histogram
+
+    pending = bytearray()
+
+    def consume(data: bytes) -> None:
+        pending.extend(data)
+        while b"\n" in pending:
+            end = pending.index(b"\n")
+            text = pending[:end].decode("utf-8", "replace").strip()
+            del pending[:end + 1]
+            line(text)
+
+    with emulated.EmulatedPico(board=name, flash_in=flash_in) as pico:
+        started = time.monotonic()
+        if flash_in is None:
+            install_everything(emulated, pico)
+            pico.power_cycle()          # a fresh heap, as a Pico starts after deploy.py
+        install_s = time.monotonic() - started
+        load_cells()
+        pico.set_mode("fast")
+        pico.reset_stats()
+        code = GAME % {"config": json.dumps(config), "tare": tare, "per_seed": per_seed,
+                       "limit_ms": int(limit_s * 1000), "moves": moves,
+                       "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US}
+        transport = pico._connect()
+        transport.exec_raw_no_follow(code)
+        _, error = transport.follow(timeout=300, data_consumer=consume)
+        if error:
+            raise emulated.EmulatorError("the game on the Pico stopped:\n%s" % error.decode(
+                "utf-8", "replace").replace("\r\n", "\n"))
+        models = pico.stats()["hx711"]
+    result.update(board=name, variant=variant, player_steps=steps[0], install_s=install_s,
+                  problems=player.problems, corrupted=sum(c.get("corrupted", 0) for c in models),
+                  seed=seed, board_agrees=counts)
+    return result
+
+
+def percentile(histogram: list[int], share: float) -> float:
+    """The frame time (ms) under which `share` of the frames fall, from the Pico's histogram
+    (its bucket's upper edge)."""
+    total = sum(histogram)
+    seen = 0
+    for bucket, count in enumerate(histogram):
+        seen += count
+        if total and seen >= share * total:
+            return (bucket + 1) * HISTOGRAM_US / 1000
+    return float("nan")
+
+
+def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
+    """The longest step that fed the guide a reading: its label and its figures (steps, us,
+    sense us, react us, render us, the label's longest render us, session update us, of it
+    move scripts, journal, look-ahead and frame us, the sensors' read us). Only the steps with
+    no garbage collection in them, or with `collected` only those with one."""
+    found = ("none", [0] * 12)
+    for label, entry in result["worst"].items():
+        kinds = label.split("+")
+        if kinds[0] in ("render", "gc") or collected != ("gc" in kinds):
+            continue
+        if entry[1] > found[1][1]:
+            found = (label, entry)
+    return found
+
+
+KINDS = (("reading", "a reading that changed nothing"), ("drop", "a seed dropped"),
+         ("pick", "a relay's pick"), ("capture", "a capture"), ("uur", "an Uur"),
+         ("collect", "the end's collection"), ("start", "a move lifted"),
+         ("done", "a move completed"))
+
+
+def dominant(label: str, entry: list[int]) -> str:
+    """What took most of the step `entry` describes (see worst_frame)."""
+    if "gc" in label.split("+"):
+        return "with a collection"
+    parts = {"sensing": entry[2] - entry[6], "move scripts": entry[7], "journal": entry[8],
+             "look-ahead": entry[9], "guide's frame": entry[10],
+             "react (calibration saved)": entry[3], "render": entry[4], "read": entry[11]}
+    parts["the rest of the guide"] = entry[6] - entry[7] - entry[8] - entry[9] - entry[10]
+    parts["the rest of the step"] = entry[1] - entry[2] - entry[3] - entry[4] - entry[11]
+    name = max(parts, key=lambda part: parts[part])
+    return "%s %.1f" % (name, parts[name] / 1000)
+
+
+def standalone_report(result: dict) -> str:
+    label, entry = worst_frame(result)
+    gc_label, gc_entry = worst_frame(result, collected=True)
+    kinds = []
+    for kind, _ in KINDS:
+        found = max(((e[1], lab, e) for lab, e in result["worst"].items()
+                     if "gc" not in lab.split("+") and kind in lab.split("+")), default=None)
+        if found:
+            kinds.append("%s %.1f (%s)" % (kind, found[0] / 1000, dominant(found[1], found[2])))
+    renders = max((e[5] for e in result["worst"].values()), default=0)
+    return ("%(board)s (%(variant)s, seed %(seed)d): %(moves)d moves%(end)s in %(s).0f emulated "
+            "s, %(frames)d readings fed to the guide; untrusted %(untrusted)d, corrupted "
+            "%(corrupted)d\n"
+            "  worst guide frame %(worst).1f ms against a period of %(period).1f ms (%(label)s: "
+            "sensing %(feed).1f, session %(update).1f: the guide's look-ahead %(ahead).1f, move "
+            "scripts %(scripts).1f, its frame %(frame).1f, the journal %(journal).1f; react "
+            "%(react).1f, render %(render).1f, read %(read).1f); median %(median).1f ms, "
+            "90%% under %(p90).1f ms, 99%% %(p99)s ms\n"
+            "  worst by what the reading did, ms (the largest part): %(kinds)s\n"
+            "  render + strip write at most %(renders).1f ms\n"
+            "  longest step %(longest).1f ms (%(longest_label)s); %(collections)d collections, "
+            "the longest step with one %(gc).1f ms (%(gc_label)s)\n"
+            "  heap: %(peak)d bytes in use at most (of %(total)d), %(live)d at most after a "
+            "collection, %(start)d before the game; flash free %(flash)d KiB after the install "
+            "(%(flash_after)d KiB after the game)" % {
+                **result, "s": result["total_ms"] / 1000, "period": PERIOD_MS,
+                "end": ", game over %s" % result["scores"] if result["over"] else "",
+                "worst": entry[1] / 1000, "label": label, "feed": (entry[2] - entry[6]) / 1000,
+                "update": entry[6] / 1000, "scripts": entry[7] / 1000,
+                "journal": entry[8] / 1000, "ahead": entry[9] / 1000, "frame": entry[10] / 1000,
+                "read": entry[11] / 1000,
+                "react": entry[3] / 1000, "render": entry[4] / 1000,
+                "median": percentile(result["histogram"], 0.5),
+                "p90": percentile(result["histogram"], 0.9),
+                "p99": ("under %.1f" % percentile(result["histogram"], 0.99)
+                        if sum(result["histogram"][:-1]) >= 0.99 * sum(result["histogram"])
+                        else "not under %.0f" % (HISTOGRAM * HISTOGRAM_US / 1000)),
+                "kinds": ", ".join(kinds),
+                "renders": renders / 1000, "longest": result["longest_us"] / 1000,
+                "longest_label": result["longest"], "gc": gc_entry[1] / 1000,
+                "gc_label": gc_label, "peak": result["heap_peak"],
+                "total": result["heap_total"], "live": result["heap_live"],
+                "start": result["heap_start"], "flash": result["flash_free"] // 1024,
+                "flash_after": result["flash_free_after"] // 1024})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0,
-                        help="emulated seconds per board (default 10; 600 for the 10-minute run)")
-    parser.add_argument("--board", action="append", choices=sorted(VARIANT),
-                        help="a pico-bridge profile (default: 2x6 and 2x12)")
+    parser.add_argument("--mode", choices=("bridge", "standalone"), default="bridge",
+                        help="bridge (default): the bridge's loop for --seconds; standalone: a "
+                             "whole game played on the standalone firmware")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="bridge: emulated seconds per board (default 10; 600 for the "
+                             "10-minute run)")
+    parser.add_argument("--board", action="append", choices=sorted(VARIANT) + sorted(STANDALONE),
+                        help="a pico-bridge profile (default: 2x6 and 2x12), or with --mode "
+                             "standalone a pico-standalone one (default: 2x6 and 2x12)")
+    parser.add_argument("--moves", type=int, default=None,
+                        help="standalone: stop the game after this many moves (default %d; 0: "
+                             "play it to its end)" % MOVES)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="standalone: the player's choice of moves (default: the board's "
+                             "own, whose first moves relay, capture and make an Uur)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    if args.seconds <= 0:
+    boards = STANDALONE if args.mode == "standalone" else VARIANT
+    for name in args.board or []:
+        if name not in boards:
+            parser.error("--board %s is a %s board: it needs --mode %s" % (
+                name, "standalone" if name in STANDALONE else "bridge",
+                "standalone" if name in STANDALONE else "bridge"))
+    if args.mode == "standalone" and args.seconds is not None:
+        parser.error("--seconds is the bridge's run; a standalone game runs to its end "
+                     "(--moves stops it sooner)")
+    if args.mode == "bridge" and (args.moves is not None or args.seed is not None):
+        parser.error("--moves and --seed are for --mode standalone")
+    if args.seconds is not None and args.seconds <= 0:
         parser.error("--seconds must be more than 0")
+    if args.moves is not None and args.moves < 0:
+        parser.error("--moves must be 0 (the whole game) or more")
     emulated = _emulated()
     reason = emulated.unavailable_reason()
     if reason is not None:
         print("cannot run: %s" % reason, file=sys.stderr)
         return 2
     results = []
-    for name in args.board or ["pico-bridge-2x6", "pico-bridge-2x12"]:
+    if args.mode == "standalone":
+        names = args.board or ["pico-standalone-2x6", "pico-standalone-2x12"]
+    else:
+        names = args.board or ["pico-bridge-2x6", "pico-bridge-2x12"]
+    failed = 0
+    for name in names:
         started = time.monotonic()
-        result = bridge(emulated, name, args.seconds)
+        if args.mode == "standalone":
+            try:
+                result = standalone(emulated, name, MOVES if args.moves is None else args.moves,
+                                    SEEDS[name] if args.seed is None else args.seed)
+            except emulated.EmulatorError as error:     # the next board may still run
+                print("%s: %s" % (name, error), file=sys.stderr, flush=True)
+                failed += 1
+                continue
+        else:
+            result = bridge(emulated, name, 10.0 if args.seconds is None else args.seconds)
         result["wall_s"] = time.monotonic() - started
         results.append(result)
-        print(json.dumps(result) if args.json else report(result), flush=True)
-    return 0
+        if args.json:
+            print(json.dumps(result), flush=True)
+        else:
+            print(standalone_report(result) if args.mode == "standalone" else report(result),
+                  flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,74 @@
+"""benchmarks/pico_frame_budget.py's standalone mode, the parts that need no emulated Pico: its
+arguments, and the player it plays the game with (who must follow the LEDs so well that the
+guide never sees a mistake, or the Pico would be timed showing one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.guide.guide import Guide, OVER, SOWING
+from controller.rules import Game
+
+from benchmark_scripts import load_benchmark
+
+budget = load_benchmark("pico_frame_budget")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--mode", "standalone", "--board", "pico-bridge-2x6"],
+     "--board pico-bridge-2x6 is a bridge board: it needs --mode bridge"),
+    (["--board", "pico-standalone-2x6"],
+     "--board pico-standalone-2x6 is a standalone board: it needs --mode standalone"),
+    (["--mode", "standalone", "--seconds", "5"], "--seconds is the bridge's run"),
+    (["--moves", "3"], "--moves and --seed are for --mode standalone"),
+    (["--mode", "standalone", "--moves", "-1"], "--moves must be 0 (the whole game) or more"),
+    (["--mode", "standalone", "--board", "pi-direct-2x6"], "invalid choice"),
+])
+def test_bad_arguments_say_what_is_wrong(args, words, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        budget.main(args)
+    assert stopped.value.code == 2 and words in capsys.readouterr().err
+
+
+def _play(variant: str, seed: int, moves: int = 0) -> tuple[Guide, list[int], set[str], int]:
+    """The benchmark's player against the portable guide, as on the Pico but with the counts
+    given straight to the guide: the guide, the board, the kinds of step played, the most
+    laps of a relay."""
+    game = Game(variant)
+    guide = Guide(game)
+    counts = guide.board.places()
+    player = budget.Player(counts, seed)
+    kinds: set[str] = set()
+    laps = 0
+    while guide.phase != OVER and (not moves or len(game.moves) < moves):
+        if guide.phase == SOWING:
+            kinds.add(guide.script[guide.done][0])
+        assert player.act(guide.frame), guide.frame
+        guide.update(counts)
+        events = guide.take_events()
+        assert not [e for e in events if e[0] == "mistake"], events
+        if guide.phase == SOWING:
+            laps = max(laps, guide.laps)
+    assert player.problems == []
+    return guide, counts, kinds, laps
+
+
+@pytest.mark.parametrize("board", sorted(budget.STANDALONE))
+def test_the_player_follows_the_leds_through_a_whole_game(board):
+    guide, counts, _, _ = _play(budget.STANDALONE[board], budget.SEEDS[board])
+    assert guide.game.over and counts == guide.board.places()
+    assert not budget.Player(counts, 1).act(guide.frame)       # nothing more to do
+
+
+@pytest.mark.parametrize("board", ["pico-standalone-2x6", "pico-standalone-2x12"])
+def test_the_default_moves_relay_capture_and_make_an_uur(board):
+    _, _, kinds, laps = _play(budget.STANDALONE[board], budget.SEEDS[board], budget.MOVES)
+    assert {"drop", "pick", "capture", "uur"} <= kinds and laps >= 3, (kinds, laps)
+
+
+def test_the_median_comes_from_the_picos_histogram():
+    histogram = [0] * budget.HISTOGRAM
+    histogram[40], histogram[70], histogram[399] = 3, 1, 1        # 4.0-4.1, 7.0-7.1, 39.9+ ms
+    assert budget.percentile(histogram, 0.5) == pytest.approx(4.1)
+    assert budget.percentile(histogram, 0.8) == pytest.approx(7.1)
+    assert budget.percentile(histogram, 1.0) == pytest.approx(40.0)
