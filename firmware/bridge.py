@@ -53,6 +53,13 @@ RENDER_MS = 40              # a guide frame's patterns are drawn 25 times a seco
 IDLE_MS = 4                 # the main loop's longest wait between two steps
 LINK_POLL_MS = 10           # the link looks for messages to resend this often
 MASK32 = 0xFFFFFFFF         # the protocol's times are 32-bit, wrapping
+SMALL = 0x3FFFFFFF          # below this an int is a small one on the Pico: no masking needed
+
+
+def wire_ms(ms):
+    """`ms` as the protocol's 32-bit time. Masking allocates a long int on the Pico (MASK32
+    is one), so it is only done past 12 days of uptime."""
+    return ms if ms <= SMALL else ms & MASK32
 
 
 class Bridge:
@@ -73,6 +80,7 @@ class Bridge:
         self.buzzes = 0
         self.states_sent = 0
         self.problem = None
+        self._wait = getattr(port, "wait", None)    # bound once: a bound method is an object
         try:
             self.layout = device.led_layout()
         except ValueError as error:
@@ -112,7 +120,7 @@ class Bridge:
         if self._native:
             trusted = device.sensors.take(self._values)
             if trusted >= 0:
-                self._time = self.clock.ticks_ms() & MASK32
+                self._time = wire_ms(self.clock.ticks_ms())
                 self._missing = ~trusted & self._every
                 link.send_encoded(SENSORS, self._encode)
                 self.sensor_frames += 1
@@ -123,7 +131,7 @@ class Bridge:
                 self.sensor_frames += 1
         now = self.clock.ticks_ms()
         for button, pressed, time_ms in device.buttons.poll(now):
-            link.send(Button(button, pressed, time_ms & MASK32))
+            link.send(Button(button, pressed, wire_ms(time_ms)))
         if now >= self._poll_at:            # resends are due hundreds of ms apart
             self._poll_at = now + LINK_POLL_MS
             link.poll()
@@ -189,7 +197,7 @@ class Bridge:
         """Wait between two steps: until the host sends something or IDLE_MS pass (a port
         that cannot wait for bytes: IDLE_MS on the clock). The readings come every 10.7 ms and
         queue meanwhile: a step every 2 ms or so costs them nothing but 2 ms of latency."""
-        wait = getattr(self.port, "wait", None)
+        wait = self._wait
         if wait is None:
             self.clock.sleep_ms(IDLE_MS)
         else:

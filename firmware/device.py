@@ -6,16 +6,27 @@
     device.buttons.poll()           # buttons.py
     device.buzzer                   # buzzer.py, or None on a board without one
     device.watchdog.feed()          # after start_watchdog(), at least every watchdog_ms
+    device.tick()                   # each turn of a main loop: strip, buzzer, watchdog, and
+                                    # the heap's garbage collected at a moment of our choosing
 
 Both modes, bridge and standalone, run on a Device; tests build one on the fake machine, rp2
 and neopixel modules.
 """
+
+import gc
 
 import machine
 
 from buttons import Buttons
 from buzzer import Buzzer
 from leds import Strip
+
+CHECK_EVERY = 128           # turns of the main loop between two looks at the free heap
+                            # (gc.mem_free walks the heap's table: 8 ms on a Pico)
+COLLECT_SHARE = 3           # collect once the free heap is under this fraction of what a
+                            # collection leaves free...
+COLLECT_LEAST = 8192        # ... or of this many bytes
+_mem_free = getattr(gc, "mem_free", None)   # MicroPython's; CPython (the tests) has none
 
 
 class Watchdog:
@@ -68,6 +79,11 @@ class Device:
         self.sensors = make_sensors(config["sensors"], clock)
         self.counting = config["sensors"]["kind"] != "digital"
         self.watchdog = Watchdog(config["watchdog_ms"])
+        self.collections = 0        # collections made here (MicroPython's own are not counted)
+        self._turns = 0
+        self._collect_below = COLLECT_LEAST
+        if _mem_free is not None:
+            self.collect()
 
     def led_layout(self, game=None):
         """The strip's layout for guide frames (controller.guide.pixels.LedLayout) from a
@@ -88,8 +104,34 @@ class Device:
 
     def tick(self):
         """What every main loop does each time round: a strip frame that waited for the line,
-        the buzzer's notes, the watchdog."""
+        the buzzer's notes, the watchdog; every CHECK_EVERY turns a look at the free heap, and
+        a collection when it runs low (`collect`)."""
         self.strip.poll()
         if self.buzzer is not None:
             self.buzzer.poll()
         self.watchdog.feed()
+        if _mem_free is None:
+            return
+        self._turns += 1
+        if self._turns < CHECK_EVERY:
+            return
+        # a look at the heap (8 ms) and maybe a collection (25 ms), with the load cells' next
+        # reads queued first; not yet possible (no reading just in): the next turn tries
+        plan_ahead = getattr(self.sensors, "plan_ahead", None)
+        if plan_ahead is not None and not plan_ahead():
+            return
+        self._turns = 0
+        if _mem_free() < self._collect_below:
+            self.collect()
+
+    def collect(self):
+        """Collect the heap's garbage now. MicroPython would do it by itself when the heap is
+        full, at whatever moment that is — 25 to 30 ms with the CPU away, three HX711
+        conversions, their reads left unplanned. `tick` does it first, once the free heap is
+        under a third of what the last collection left, at a moment the load cells allow:
+        just after a reading, their next four reads queued in their program (hx711's
+        `plan_ahead`: it says when)."""
+        gc.collect()
+        self.collections += 1
+        if _mem_free is not None:
+            self._collect_below = max(COLLECT_LEAST, _mem_free() // COLLECT_SHARE)

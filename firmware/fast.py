@@ -15,6 +15,7 @@ emitter) runs:
 - `pack`, `pack_places`: leds.pack, leds.pack_places;
 - `Planner`: controller.sensing.shared_clock.ReadPlanner (the same methods, on arrays);
 - `drain`: the ring's parsing in hx711._Reader (`_entry`, `_levels`);
+- `elapsed`: hx711._Reader._us of the timer's word;
 - `unpack`: hx711.unpack.
 
 A module that holds viper code cannot even be compiled where there is no native emitter:
@@ -280,8 +281,9 @@ class Planner:
     def next_ready(self, after_us):
         return _next_ready(self.state, after_us)
 
-    def plan(self, after_us, most_us=8000):
+    def plan(self, after_us, most_us=8000, widen_us=0):
         out = self._out
+        out[1] = widen_us
         _plan(self.state, after_us, most_us, out)
         return out[0], out[1]
 
@@ -405,9 +407,11 @@ def _later(state: ptr32, n: int, cell: int, start: int, after: int) -> int:
 
 @micropython.viper
 def _plan(state: ptr32, after: int, most: int, out: ptr32):
-    """ReadPlanner.plan into out: [the moment every DOUT is first low, the delay]; out[2..5]
-    hold the moments (_all_low). ReadPlanner._later_end is written out inline twice: a call
-    from native code to native code costs more than the loop around it."""
+    """ReadPlanner.plan into out: [the moment every DOUT is first low, the delay], out[1]
+    holding `widen_us` on the way in (viper takes four arguments); out[2..5] hold the moments
+    (_all_low). ReadPlanner._later_end is written out inline twice: a call from native code
+    to native code costs more than the loop around it."""
+    widen = out[1]
     n = state[_CELLS]
     read = state[_READ]
     update = state[_UPDATE]
@@ -445,7 +449,7 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
             break
         out[2 + count] = late
         count += 1
-    margin = 2 * guard + SLACK
+    margin = 2 * guard + SLACK + widen
     wait = 0
     rounds = 2 * n + 2
     while rounds > 0:
@@ -548,7 +552,8 @@ LAST = const(22)            # the latest time seen
 FRAMES = const(23)          # readings made
 UNTRUSTED = const(24)       # cell readings not to be trusted
 DROPPED = const(25)         # readings dropped from a full queue
-CONTEXT = const(26)
+TIMER = const(26)           # the address of the timer's microseconds (TIMERAWL)
+CONTEXT = const(27)
 
 
 @micropython.viper
@@ -634,6 +639,7 @@ def drain(context: ptr32) -> int:
             done += 1
             if _all_known(state):           # the next read planned
                 out = ptr32(context[SCRATCH] + 4 * BITS)
+                out[1] = 0                  # widen_us
                 _plan(state, t, context[MOST_US], out)
                 context[READY] = out[0]
                 context[DELAY] = out[1]
@@ -664,6 +670,14 @@ def drain(context: ptr32) -> int:
     context[AFTER] = after
     context[LAST] = t
     return done
+
+
+@micropython.viper
+def elapsed(context: ptr32) -> int:
+    """The timer's microseconds since EPOCH, a small int: the reader's `_us(TIMERAWL)`
+    without a long int (`word & 0xFFFFFFFF` in Python allocates one, three a turn of the main
+    loop, and a collection of the heap is what makes the reads wait)."""
+    return ptr32(context[TIMER])[0] - context[EPOCH]
 
 
 @micropython.viper

@@ -97,6 +97,9 @@ LATE_US = const(200)        # a delay must reach the program this long before th
 QUEUE = const(8)            # readings kept for a CPU that reads late
 MOST_US = const(8000)       # the longest delay the planner may ask for
 GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
+AHEAD = const(4)            # reads `plan_ahead` times at once: the TX FIFO's depth, 40 ms
+WANDER_US = const(30)       # ... each read further ahead planned this much further off the
+                            # conversions (a conversion's +-20 us, the moment's own error)
 
 
 def _signed(word):
@@ -360,8 +363,13 @@ class _Reader:
         self._read_us = read_cycles * 1000000 // freq + 1
         self.planner = self._new_planner()
         self._epoch = None
-        self._last_drain = None
+        self._last_drain = None         # (us after the epoch)
         self._last_reading = None
+        self._next_read = 0             # the next read's number (frames + 1) once planned,
+        self._next_ready = 0            # when the program will find every DOUT low for it,
+        self._next_wait = 0             # the delay it is to take then (us),
+        self._next_sent = False         # and whether that delay went to the program
+        self._ahead_to = 0              # the reads up to this number have their delays queued
         self._sm = rp2.StateMachine(state_machine, program, freq=freq, **pins)
         self._ring = _Ring(state_machine)
         if fast is None:
@@ -383,6 +391,7 @@ class _Reader:
             context[fast.QUEUE] = uctypes.addressof(self._slots)
             context[fast.SLOTS] = QUEUE
             context[fast.MOST_US] = MOST_US
+            context[fast.TIMER] = TIMERAWL
         self._forget()
         self._sm.active(1)
 
@@ -407,6 +416,7 @@ class _Reader:
         self._block = None              # the read under way in the ring: its words
         self._start_us = 0
         self._after_read = False
+        self._next_read = 0             # no plan in force: plan_ahead waits for one
         if fast is not None:
             context = self._context
             context[fast.HAVE] = context[fast.LEVELS] = context[fast.START] = 0
@@ -435,12 +445,19 @@ class _Reader:
     # --- time ------------------------------------------------------------------------------
 
     def _us(self, raw):
-        """A timer word as microseconds since this reader's epoch (a small int)."""
+        """A timer word as microseconds since this reader's epoch (a small int; negative
+        for a word from before it, as a ring's first entries may be)."""
         if self._epoch is None:
             self._epoch = raw
             if fast is not None:
                 self._context[fast.EPOCH] = _signed(raw)
-        return (raw - self._epoch) & 0xFFFFFFFF
+        return _signed((raw - self._epoch) & 0xFFFFFFFF)
+
+    def _now(self):
+        """The timer now, in us after the epoch (a small int: no allocation on the Pico)."""
+        if self._epoch is not None and fast is not None:
+            return fast.elapsed(self._context)
+        return self._us(machine.mem32[TIMERAWL] & 0xFFFFFFFF)
 
     def _rebase(self, t_us):
         """Keep every time a small int: past 2 * REBASE us, move the epoch (and every time
@@ -450,6 +467,11 @@ class _Reader:
         self._epoch = (self._epoch + REBASE) & 0xFFFFFFFF
         self.planner.shift(-REBASE)
         self._start_us -= REBASE
+        self._next_ready -= REBASE
+        if self._last_drain is not None:
+            self._last_drain -= REBASE
+        if self._last_reading is not None:
+            self._last_reading -= REBASE
         if fast is not None:
             context = self._context
             context[fast.START] -= REBASE
@@ -500,8 +522,8 @@ class _Reader:
     def _drain(self):
         ring = self._ring
         end = ring.written()
-        now = machine.mem32[TIMERAWL] & 0xFFFFFFFF
-        if self._last_drain is not None and (now - self._last_drain) & 0xFFFFFFFF > GONE_US:
+        now = self._now()
+        if self._last_drain is not None and now - self._last_drain > GONE_US:
             # away so long that the ring may have gone round: what it holds may be newer than
             # what was taken last, or not; start from what it holds now
             self.restarts += 1
@@ -510,7 +532,7 @@ class _Reader:
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now
-        elif (now - self._last_reading) & 0xFFFFFFFF > STALL_US and self._clock is not None:
+        elif now - self._last_reading > STALL_US and self._clock is not None:
             self._revive()
             return
         if end == ring.taken:
@@ -519,25 +541,60 @@ class _Reader:
             self._drain_plain(ring, end, now)
             return
         context = self._context
-        self._us(now)                   # the epoch, the first time
         context[fast.TAKEN] = ring.taken
         context[fast.END] = end
         if fast.drain(context):
             self._last_reading = now
+            if self.planner.all_known():
+                self._planned(context[fast.FRAMES] + 1, context[fast.READY],
+                              context[fast.DELAY])
         ring.taken = end
-        if context[fast.PLANNED]:
-            context[fast.PLANNED] = 0
-            self._send_delay(context[fast.READY], context[fast.DELAY])
+        context[fast.PLANNED] = 0
         self._rebase(context[fast.LAST])
 
-    def _send_delay(self, ready, wait):
-        """The planner's delay to the program, unless the chips may be ready already (then it
-        would delay the read after, which it was not planned for: leave it to `intact`)."""
-        if self._us(machine.mem32[TIMERAWL] & 0xFFFFFFFF) > ready - LATE_US:
+    def _planned(self, read, ready, wait):
+        """The planner's plan for read number `read`: its delay to the program, unless
+        `plan_ahead` queued it already or the chips may be ready already (then it would delay
+        the read after, which it was not planned for: leave it to `trusted`)."""
+        self._next_read = read
+        self._next_ready = ready
+        self._next_wait = wait
+        self._next_sent = False
+        if not wait or read <= self._ahead_to:
+            return
+        if self._now() > ready - LATE_US:
             self.late += 1
             return
         self._sm.put(wait * (self.freq // 1000000))
+        self._next_sent = True
         self.delays += 1
+
+    def plan_ahead(self, reads=AHEAD):
+        """Put the delays of the next `reads` reads (up to AHEAD, the program's TX FIFO) in
+        the program's FIFO now, so that they stay planned while the CPU is away: a garbage
+        collection takes 25 to 30 ms on a Pico, three conversions, and unplanned reads are
+        trusted less (on a 74HC165 chain, whose reads are long, seldom). True when they are
+        queued; False when that cannot be done now (the chips' rhythms not learnt yet, the
+        next read too near or under way: try again after the next reading).
+
+        Call it just after a reading came in (`take` or `read` gave one), then be away."""
+        if not (0 < reads <= AHEAD) or self._next_read != self.frames + 1 or (
+                self._ahead_to >= self._next_read):
+            return False
+        ready, wait = self._next_ready, self._next_wait
+        if self._now() > ready - LATE_US or self._sm.tx_fifo() != int(self._next_sent):
+            return False
+        ticks = self.freq // 1000000
+        if not self._next_sent:
+            self._sm.put(wait * ticks)
+        planner = self.planner
+        widen = 0
+        for _ in range(reads - 1):      # each read planned from the end the one before has,
+            widen += WANDER_US          # kept further from the conversions the further ahead
+            ready, wait = planner.plan(ready + wait + self._read_us, MOST_US, widen)
+            self._sm.put(wait * ticks)
+        self._ahead_to = self._next_read + reads - 1
+        return True
 
     # --- the ring in plain Python (the reference of fast.drain) ------------------------------
 
@@ -551,7 +608,7 @@ class _Reader:
                         self._us(mem32[times + 4 * taken] & 0xFFFFFFFF))
             taken = (taken + 1) % entries
         ring.taken = taken
-        self._rebase(self._us(now))
+        self._rebase(now)
 
     def _entry(self, word, t_us):
         block = self._block
@@ -609,8 +666,7 @@ class _Reader:
         self._queue.append((values, trusted))
         if planner.all_known():
             ready, wait = planner.plan(end_us, MOST_US)
-            if wait:
-                self._send_delay(ready, wait)
+            self._planned(self._frames + 1, ready, wait)
 
     def close(self):
         """Stop the state machine and the DMA (PD_SCK stays low: the HX711s keep converting)."""

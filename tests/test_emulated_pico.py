@@ -271,9 +271,12 @@ for trial in range(4):
             nat.saw_end(c, e)
         after = t + rng.randrange(500)
         start = after + rng.randrange(3000)
+        widen = 30 * (rnd % 4)                  # plan_ahead's reads further ahead
         got = (list(nat.ends), list(nat.periods), list(nat.measured), nat.plan(after),
-               nat.next_ready(after), nat.trusted(start, start + read), nat.all_known())
-        want = (ref.ends, ref.periods, ref.measured, ref.plan(after), ref.next_ready(after),
+               nat.plan(after, 8000, widen), nat.next_ready(after),
+               nat.trusted(start, start + read), nat.all_known())
+        want = (ref.ends, ref.periods, ref.measured, ref.plan(after),
+                ref.plan(after, 8000, widen), ref.next_ready(after),
                 ref.trusted(start, start + read), ref.all_known())
         checks += 1
         if got != want:

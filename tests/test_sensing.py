@@ -922,3 +922,17 @@ def test_the_read_planner_learns_each_chips_own_period():
     lost.saw_end(0, 200000)
     lost.saw_end(0, 400000)
     assert not lost.known(0)
+
+
+def test_a_read_planned_further_ahead_keeps_further_from_the_conversions():
+    from controller.sensing.shared_clock import ReadPlanner, GUARD_US, SLACK_US, UPDATE_US
+    planner = ReadPlanner(2, read_us=30)
+    for k in range(4):                      # chip 0 last to be ready, chip 1 converting
+        planner.saw_end(0, 5000 + k * 10000)    # 2 * GUARD_US + SLACK_US + 40 us after
+        planner.saw_end(1, 5000 + UPDATE_US + 30 + 2 * GUARD_US + SLACK_US + 40 + k * 10000)
+    after = 35100                           # the read for the conversions at 35 ms ended
+    ready, wait = planner.plan(after)
+    assert ready == 45000 + UPDATE_US and wait == 0     # 40 us clear: read at once
+    ready, wait = planner.plan(after, widen_us=60)      # kept 60 us further off: after it
+    clash = 45000 + UPDATE_US + 30 + 2 * GUARD_US + SLACK_US + 40
+    assert wait == clash + UPDATE_US + 2 * GUARD_US + SLACK_US + 60 + 1 - ready

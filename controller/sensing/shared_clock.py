@@ -177,10 +177,9 @@ class ReadPlanner:
             moments.append(late)
         return moments
 
-    def _clash(self, start_us, after_us):
+    def _clash(self, start_us, after_us, margin):
         """The end of the first conversion that would spoil a read starting at `start_us`
-        (ending during the update before it, during the read, or within the guard), or -1."""
-        margin = 2 * self.guard_us + SLACK_US       # planned twice as far off as judged
+        (ending during the update before it, during the read, or within `margin`), or -1."""
         low = start_us - self.update_us - margin
         high = start_us + self.read_us + margin
         for cell in range(self.cells):
@@ -189,21 +188,26 @@ class ReadPlanner:
                 return end
         return -1
 
-    def plan(self, after_us, most_us=8000):
+    def plan(self, after_us, most_us=8000, widen_us=0):
         """The next read after one that ended at `after_us`: (when the program will first find
         every DOUT low and take its delay, the delay in us). The delay is 0 when no chip's
         conversion would end inside a read starting then; otherwise it moves the read to just
         after the update of the conversion that would (and of any that would then), whichever
         of the moments `_all_low` allows the program counts it from. Past `most_us` it gives
-        up and says 0 (then `intact` tells which readings to trust)."""
+        up and says 0 (then `intact` tells which readings to trust).
+
+        A read is planned twice the guard (and SLACK_US) away from every conversion, and
+        `widen_us` more: for a read planned a few conversions ahead, from a read end that is
+        itself a prediction, the predictions wander further."""
+        margin = 2 * self.guard_us + SLACK_US + widen_us   # twice as far off as judged
         moments = self._all_low(self.next_ready(after_us), after_us)
         wait = 0
         for _ in range(2 * self.cells + 2):
             moved = False
             for moment in moments:
-                end = self._clash(moment + wait, after_us)
+                end = self._clash(moment + wait, after_us, margin)
                 if end >= 0:
-                    wait = end + self.update_us + 2 * self.guard_us + SLACK_US + 1 - moment
+                    wait = end + self.update_us + margin + 1 - moment
                     moved = True
             if not moved:
                 return moments[0], wait

@@ -103,6 +103,8 @@ export class HX711 {
     this.overwritten = 0;
     this.corrupted = 0;
     this.errors = new ErrorLog(this.clock);
+    this.corruptedTimes = [];       // when (ns), the first MAX_ERRORS of each: to tell a
+    this.overwrittenTimes = [];     // reader's warm-up from its steady state
   }
 
   // power-up (at attach, or at the falling edge after a power-down): conversions restart
@@ -169,9 +171,13 @@ export class HX711 {
     this.conversions++;
     if (this.pulses >= 1 && this.pulses <= 24 && !this.broken) {     // once a read
       this.corrupted++;
+      if (this.corruptedTimes.length < MAX_ERRORS) this.corruptedTimes.push(t);
       this.broken = true;
     }
-    if (this.ready) this.overwritten++;
+    if (this.ready) {
+      this.overwritten++;
+      if (this.overwrittenTimes.length < MAX_ERRORS) this.overwrittenTimes.push(t);
+    }
     if (this.pulses >= 25) {              // a finished read closes: its pulses choose the
       this.gain = GAIN_BY_PULSES[this.pulses] ?? this.gain;  // input and gain from this
       this.pulses = 0;                    // conversion on (as simulator/parts/hx711.py)
@@ -237,7 +243,9 @@ export class HX711 {
   stats() {
     return {
       conversions: this.conversions, reads: this.reads, overwritten: this.overwritten,
-      corrupted: this.corrupted, errors: this.errors.list, error_times_ns: this.errors.times,
+      corrupted: this.corrupted, corrupted_times_ns: this.corruptedTimes,
+      overwritten_times_ns: this.overwrittenTimes,
+      errors: this.errors.list, error_times_ns: this.errors.times,
       errors_dropped: this.errors.dropped, pulses: this.pulses,
       value: this.value, value_b: this.value_b, gain: this.gain, powered: this.powered,
       period_ns: this.period_ns, phase_ns: this.phase_ns, jitter_ns: this.jitter_ns,

@@ -810,7 +810,12 @@ class StateMachine:
                 if self._wait == 2:             # a FIFO: the CPU ends it, at `now` or later
                     t = now
                     break
-                wake = self._next_input_change(t)
+                # a pin that changes in the very microsecond the machine stalled may have
+                # been sampled just before it: look from the microsecond before, and wake
+                # after it (times are whole microseconds)
+                wake = self._next_input_change(t - 1)
+                if wake == t:
+                    wake = t + 1
                 if wake < 0 or wake > now:
                     t = now
                     break

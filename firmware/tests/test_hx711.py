@@ -173,6 +173,70 @@ def test_chain_of_shift_registers_reads_26_cells():
     assert reader.delays > 0                    # a read of 180 us: the plan moves many
 
 
+def _away_now_and_then(clock, reader, ms, ahead, away_ms=35, every_ms=150):
+    """Every reading while the clock runs `ms` ms, polled every ms, the CPU away `away_ms`
+    every `every_ms` just after a reading (a garbage collection), its next reads queued
+    first when `ahead`. Returns the readings and how many times it was away."""
+    frames = []
+    away = 0
+    due = every_ms
+    t = 0
+    while t < ms:
+        clock.advance(1)
+        t += 1
+        while True:
+            frame = reader.read()
+            if frame is None:
+                break
+            frames.append((t, frame))
+            if t >= due and (not ahead or reader.plan_ahead()):
+                clock.advance(away_ms)
+                t += away_ms
+                due = t + every_ms
+                away += 1
+    return frames, away
+
+
+def test_reads_queued_ahead_stay_timed_while_the_cpu_is_away():
+    """A 26-cell chain (reads of 180 us: the plan moves many) whose CPU is away 35 ms every
+    150 ms, as a garbage collection takes it: with the next four reads' delays queued
+    first (`plan_ahead`), every reading comes out whole and trusted; without, some reads
+    catch a conversion (each such reading is None, never a wrong number)."""
+    values = [(-1) ** i * (i * 300001 % 8000000) for i in range(26)]
+    results = []
+    for ahead in (True, False):
+        clock = rig.fresh_pico()
+        cells, chain = loadcells.chained(2, 3, 4, 5, 26, values, seed=5)
+        reader = hx711.HX711Chain(2, 5, 26)
+        frames, away = _away_now_and_then(clock, reader, 1500, ahead)
+        assert away >= 8, away
+        results.append((sum(cell.corrupted for cell in cells),
+                        sum(frame.count(None) for frame in _trusted(frames)), frames))
+        for frame in _trusted(frames):
+            assert all(value is None or value == values[i] for i, value in enumerate(frame))
+    (corrupted, missing, frames), (corrupted_alone, missing_alone, _) = results
+    assert corrupted == 0 and missing == 0, (corrupted, missing)
+    assert len(frames) >= 130, len(frames)
+    assert missing_alone > 0 and missing_alone >= corrupted_alone, (corrupted_alone,
+                                                                      missing_alone)
+
+
+def test_plan_ahead_waits_for_a_plan():
+    """Nothing to queue before the chips' rhythms are known, nor twice for the same reads."""
+    clock = rig.fresh_pico()
+    loadcells.direct(2, [3, 4], [5, 6])
+    reader = hx711.HX711Array(2, [3, 4])
+    assert not reader.plan_ahead()              # no reading yet
+    frames = _frames(clock, reader, 200, every=1)
+    assert frames and frames[-1][1] == [5, 6]
+    clock.advance(1)
+    while reader.read() is None:
+        clock.advance(1)
+    assert reader.plan_ahead()
+    assert not reader.plan_ahead()              # those reads are queued already
+    assert not reader.plan_ahead(5)             # the FIFO holds four
+
+
 def test_chain_limits():
     rig.fresh_pico()
     assert "1..31" in str(raises(ValueError, hx711.HX711Chain, 2, 5, 32))
