@@ -1,6 +1,9 @@
 """The Pico's boot script: read config.json, choose the mode, run it for ever.
 
-MicroPython runs /main.py after boot. It:
+MicroPython runs /main.py after boot. It first turns Ctrl-C off: a host that is already
+sending (a Pi running `layli run` when the Pico is plugged in) sends 0x03 bytes in its frames,
+and MicroPython would take each for Ctrl-C and stop main.py in the middle of its imports. Then
+it:
 
 1. reads and checks /config.json (config.py); a broken one stops here with a message on the
    USB serial port naming the key;
@@ -16,6 +19,12 @@ MicroPython runs /main.py after boot. It:
 If standalone mode cannot start (a calibration or a game that does not fit the board), the
 strip shows every LED dim in the fault colour and the message goes to the serial port.
 """
+
+try:                            # first of all: the host may be sending already, and its
+    from micropython import kbd_intr    # frames hold 0x03 bytes, each a Ctrl-C that would
+    kbd_intr(-1)                # stop this script half way through its imports (the REPL,
+except ImportError:             # once main.py is over, takes Ctrl-C again by itself)
+    pass
 
 import sys
 

@@ -382,3 +382,69 @@ def test_the_frame_budget_benchmark_refuses_bad_arguments(args, words, capsys):
     with pytest.raises(SystemExit) as stopped:
         benchmark.main(args)
     assert stopped.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(tmp_path):
+    """A maker's first bridge board, on the emulated Pico: `firmware/deploy.py CONFIG --port
+    ... --mpy` (mpremote) installs everything; the Pico restarts into main.py's bridge; the
+    host's PicoBridge hears its Hello and a Sensors frame for every conversion, each cell's
+    reading the one its HX711 model converts; a guide frame the host sends comes out of the
+    strip's data line as the LEDs of that place in its colour, the rest dark."""
+    import json
+    import subprocess
+    import time
+
+    from controller.drivers.pico import PicoBridge
+    from controller.guide.frame import Frame, SOUTH_COLOUR, STEADY
+    from controller.guide.pixels import place_colours
+    from controller.hardware.firmware import firmware_config
+    from controller.hardware.profile import load
+
+    profile = load("pico-bridge-2x6")
+    config = firmware_config(profile, "layli-goobalay")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    values = [1000 * (k + 1) - 5000 for k in range(profile.places)]
+    with emulated.EmulatedPico(board="pico-bridge-2x6") as pico:
+        done = subprocess.run([sys.executable, str(FIRMWARE / "deploy.py"), str(path),
+                               "--port", pico.serial_url, "--mpy"],
+                              capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stdout + done.stderr
+        # mpremote's closing `reset` is machine.reset(), which the emulator stops at (it
+        # does not reset an RP2040): a power cycle, with the flash kept, does what it would
+        assert pico.command("pico")["stopped"], "the deploy did not end with a reset"
+        pico.power_cycle()
+        pico.set_cells(values)
+        bridge = PicoBridge(pico.serial_url, profile.name, profile.places)
+        bridge.open()
+        frames = []
+        try:
+            deadline = time.monotonic() + 300
+            while len(frames) < 60 and time.monotonic() < deadline:
+                got, _ = bridge.read()
+                frames.extend(got)
+                time.sleep(0.01)
+            assert bridge.device is not None and bridge.device.profile == profile.name
+            assert bridge.device.firmware.startswith("layli-pico")
+            assert len(frames) >= 60, len(frames)
+            # past the warm-up every cell of every reading is its model's value
+            assert all(readings == values for _, readings in frames[10:]), frames[10]
+            span = (frames[-1][0] - frames[10][0]) / (len(frames) - 11)
+            assert 10 <= span <= 11.5, span     # one a conversion of the slowest chip
+            layout = profile.led_layout()
+            frame = Frame(profile.places)
+            frame.set(3, SOUTH_COLOUR, STEADY)
+            bridge.show(frame, None)
+            want = place_colours(frame, layout, 0)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                bridge.read()
+                pixels = [tuple(pixel) for pixel in pico.strip()["pixels"]]
+                if any(any(pixel) for pixel in pixels):
+                    break
+                time.sleep(0.05)
+            lit = {led for led, pixel in enumerate(pixels) if any(pixel)}
+            assert lit == set(layout.leds[3]), sorted(lit)
+            assert {pixels[led] for led in lit} == {tuple(want[9:12])}
+        finally:
+            bridge.close()
