@@ -8,6 +8,7 @@ Host-only. The physical side of a board, in simulated time:
   seeds of individual masses, a hand, and what the hand does (lift, drop, take, put, move, knock,
   touch), scheduled on the clock and logged.
 - `sensors.LoadCells` / `sensors.DigitalSensors`: what the pit sensors of the `pico-bridge` and
-  `pi-direct` profiles report about that board, flaws and injectable faults included.
+  `pi-direct` profiles report about that board, flaws and injectable faults included (the load
+  cells through the datasheet HX711 models of `parts/`, read as the Pico firmware reads them).
 - `leds.LedStrip`: a virtual NeoPixel strip with the drivers' small API.
 """
