@@ -10,18 +10,22 @@ Bridge mode (the default). For each board it copies the bridge firmware onto an 
 oscillator, about 10.7 ms a conversion, 3% apart; firmware/emulator/devices.mjs) and runs the
 bridge's main loop for S emulated seconds with a guide frame whose every place animates (the
 LEDs re-rendered and written every 40 ms), its Sensors frames written to a port that takes
-everything. It prints:
+everything. The figures count from the end of a warm-up (until every chip's rhythm is learnt,
+at least 0.2 s: its readings, untrusted until then, are printed apart). It prints:
 
 - readings: how many Sensors frames went out, against the conversions of the slowest chip in
-  that time (a frame goes out once every chip has a result; a cell's reading that could not be
-  trusted goes out as missing);
-- corrupted: reads the HX711 models saw disturbed by a conversion (their own count), and
-  untrusted: readings the firmware flagged missing after its warm-up;
+  that time (a frame goes out once every chip has a result: one a conversion of the slowest;
+  a faster chip's extra results are replaced unread, as on any shared clock), and lost: the
+  slowest chip's results replaced unread (the models' times of them);
+- corrupted: reads the HX711 models saw disturbed by a conversion (the models' times of them),
+  and untrusted: cell readings the firmware sent as missing, with when;
 - CPU: the share of the time the bridge's step() ran, measured on the Pico (ticks_us), and the
   emulator's count of cycles the core was not asleep in WFE/WFI; per frame: CPU time / frames;
+  the planner's delays and the ones that came too late;
 - heap: what is in use after a collection at the end (the loaded modules' bytecode, the rings,
-  the objects the bridge keeps) and what is free; the longest step (a collection of that heap
-  is the longest thing the loop does);
+  the objects the bridge keeps) and what is free; the collections Device.tick made (each just
+  after the next four reads were queued); the longest step (a collection of that heap, 25 ms,
+  is the longest thing the loop does) and the steps over 10 ms;
 - flash: what the filesystem has free after the install.
 
 Standalone mode (`--mode standalone`). For each pico-standalone board it copies every file of
@@ -121,27 +125,48 @@ patterns = (DROP, PICK, FLASH, TAKE)
 for place in range(places):
     frame.set(place, SOUTH_COLOUR if place %% 2 else NORTH_COLOUR, patterns[place %% 4])
 bridge._show_frame(frame.encode())
+sensors = device.sensors
+# the warm-up: until every chip's rhythm is known the reads go unplanned and untrusted
+warm = time.ticks_us()
+while not sensors.planner.all_known() or time.ticks_diff(time.ticks_us(), warm) < 200000:
+    bridge.step()
+    bridge.idle()
+warm_frames, warm_untrusted = bridge.sensor_frames, sensors.untrusted
 gc.collect()
 base = gc.mem_alloc()
 busy = 0
 steps = 0
 worst = 0
+long_steps = 0              # steps over a conversion period: a garbage collection
+untrusted = []              # (ms into the run, cells) of each reading sent with cells missing
+seen = warm_untrusted
 start = time.ticks_us()
 while time.ticks_diff(time.ticks_us(), start) < %(us)d:
     began = time.ticks_us()
     bridge.step()
     took = time.ticks_diff(time.ticks_us(), began)
     busy += took
-    worst = max(worst, took)
+    if took > worst:
+        worst = took
+    if took > 10000:
+        long_steps += 1
+    if sensors.untrusted != seen:
+        if len(untrusted) < 100:
+            untrusted.append((time.ticks_diff(began, start) // 1000, sensors.untrusted - seen))
+        seen = sensors.untrusted
     steps += 1
     bridge.idle()
 total = time.ticks_diff(time.ticks_us(), start)
 gc.collect()
 in_use = gc.mem_alloc()
-sensors = device.sensors
 fs = os.statvfs("/")
 print(json.dumps({"busy_us": busy, "total_us": total, "steps": steps, "worst_step_us": worst,
-                  "frames": bridge.sensor_frames, "untrusted": sensors.untrusted,
+                  "start_us": start, "warm_frames": warm_frames,
+                  "warm_untrusted": warm_untrusted, "long_steps": long_steps,
+                  "untrusted_log": untrusted, "collections": device.collections,
+                  "delays": sensors.delays, "late": sensors.late,
+                  "frames": bridge.sensor_frames - warm_frames,
+                  "untrusted": sensors.untrusted - warm_untrusted,
                   "restarts": sensors.restarts, "revivals": sensors.revivals,
                   "sent": port.sent, "heap_in_use": in_use, "heap_base": base,
                   "heap_free": gc.mem_free(), "flash_free": fs[0] * fs[3]}))
@@ -152,7 +177,7 @@ MODULES = ("bridge", "device", "clock", "config", "leds", "hx711", "fast", "butt
            "controller.protocol")
 
 
-def bridge(emulated, name: str, seconds: float, warm_s: float = 0.5) -> dict:
+def bridge(emulated, name: str, seconds: float) -> dict:
     config = firmware_config(load(name), VARIANT[name])
     config["watchdog_ms"] = 0
     with emulated.EmulatedPico(board=name) as pico:
@@ -161,17 +186,26 @@ def bridge(emulated, name: str, seconds: float, warm_s: float = 0.5) -> dict:
         before = pico.pico_stats()
         pico.reset_stats()
         out = pico.exec(BRIDGE % {"config": json.dumps(config), "us": int(seconds * 1e6)},
-                        timeout_s=max(600, 60 * seconds))
+                        timeout_s=600 + 300 * seconds)   # a loaded host: 30 s a second
         after = pico.pico_stats()
         models = pico.stats()["hx711"]
     result = json.loads(out.strip().splitlines()[-1])
     cycles = after["cycles"] - before["cycles"]
     idle = after["idleCycles"] - before["idleCycles"]
-    periods = [chip["period_ns"] / 1000 for chip in models if "period_ns" in chip]
-    slowest = max(periods) if periods else 10702
+    # the emulated timer counts the emulator's nanoseconds: the measured part of the run
+    begin_ns, end_ns = 1000 * result["start_us"], 1000 * (result["start_us"] + result["total_us"])
+
+    def within(times: list) -> int:
+        return sum(1 for t in times if begin_ns <= t < end_ns)
+
+    chips = [chip for chip in models if "period_ns" in chip]
+    slowest = max(chips, key=lambda chip: chip["period_ns"]) if chips else None
+    period_us = slowest["period_ns"] / 1000 if slowest else 10702
     result.update(board=name, seconds=seconds, emulator_busy=(cycles - idle) / cycles,
-                  expected=int(seconds * 1e6 // slowest),
-                  corrupted=sum(chip.get("corrupted", 0) for chip in models),
+                  expected=int(result["total_us"] // period_us),
+                  corrupted=sum(within(chip.get("corrupted_times_ns", [])) for chip in chips),
+                  # a result of the slowest chip replaced unread: a reading lost
+                  lost=within(slowest.get("overwritten_times_ns", [])) if slowest else 0,
                   reads=sum(chip.get("reads", 0) for chip in models))
     return result
 
@@ -179,13 +213,17 @@ def bridge(emulated, name: str, seconds: float, warm_s: float = 0.5) -> dict:
 def report(result: dict) -> str:
     frames = result["frames"]
     per_frame = result["busy_us"] / frames if frames else float("nan")
-    return ("%(board)s, %(seconds).0f s: %(frames)d readings of %(expected)d conversions of "
-            "the slowest chip; corrupted %(corrupted)d, untrusted %(untrusted)d, stalls revived "
-            "%(revivals)d\n"
+    return ("%(board)s, %(seconds).0f s after a warm-up of %(warm_frames)d readings "
+            "(%(warm_untrusted)d cell readings sent as missing while the chips' rhythms were "
+            "learnt):\n"
+            "  %(frames)d readings of %(expected)d conversions of the slowest chip, %(lost)d of "
+            "them lost; corrupted reads %(corrupted)d; cell readings sent as missing "
+            "%(untrusted)d; stalls revived %(revivals)d\n"
             "  CPU %(cpu).0f%% (emulator: %(emu).0f%% not asleep), %(per).2f ms a frame of "
-            "%(period).1f ms (%(share).0f%%); longest step %(worst).1f ms\n"
-            "  heap: %(most)d bytes in use after a collection, %(free)d free; flash free "
-            "%(flash)d KiB" % {
+            "%(period).1f ms (%(share).0f%%); reads delayed %(delays)d, delays too late "
+            "%(late)d; longest step %(worst).1f ms, %(long_steps)d steps over 10 ms\n"
+            "  heap: %(most)d bytes in use after a collection, %(free)d free, %(collections)d "
+            "collections; flash free %(flash)d KiB" % {
                 **result, "cpu": 100 * result["busy_us"] / result["total_us"],
                 "emu": 100 * result["emulator_busy"], "per": per_frame / 1000,
                 "period": result["total_us"] / max(frames, 1) / 1000,
