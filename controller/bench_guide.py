@@ -5,8 +5,8 @@ A whole game is played on the simulated board (noisy, drifting load cells, playe
 the LEDs) and every raw frame is recorded. The recording is then replayed through the portable
 core alone — `CountingSensor.feed` for every frame, and `Guide.update` whenever a count, a
 settled flag or a fault changed, as the controller does — on CPython and inside MicroPython, and
-the time per frame is reported (medians of several replays). At 80 frames a second a Pico has
-12.5 ms per frame for everything; this says how much of it sensing and guiding take.
+the time per frame is reported (medians of several replays). At a frame per HX711 conversion a Pico
+has about 10.7 ms per frame for everything; this says how much of it sensing and guiding take.
 """
 
 from __future__ import annotations

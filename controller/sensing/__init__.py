@@ -14,7 +14,7 @@ Two kinds of boards (ARCHITECTURE.md, hardware profiles):
 
     from controller.sensing import Calibration, CountingSensor
     sensor = CountingSensor(calibration)
-    changed = sensor.feed(t_ms, raw)        # raw: one int per channel, 80 frames a second
+    changed = sensor.feed(t_ms, raw)        # raw: one int per channel, every ~10.7 ms
     sensor.counts, sensor.settled, sensor.confidence, sensor.faults
 
 Bad input raises `SensingError` (a ValueError) with one line naming the channel.

@@ -10,8 +10,9 @@
     >>> sensor.reading(0).count, round(sensor.reading(0).confidence, 2)
     (4, 1.0)
 
-One frame arrives every 12.5 ms (80 per second, an HX711 at its fast rate) with one raw reading
-per channel: the 2n pits, then South's store, then North's store (see `frames`). Each channel
+One frame arrives about every 10.7 ms (one conversion of the slowest of the board's HX711s at
+their fast rate, on their own oscillators; a reading the Pico could not vouch for is None and
+is skipped) with one raw reading per channel: the 2n pits, then South's store, then North's store (see `frames`). Each channel
 goes through the same small filter, a few integer operations a frame; floats only when a steady
 value is judged (every 100 ms):
 
