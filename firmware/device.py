@@ -14,6 +14,7 @@ and neopixel modules.
 """
 
 import gc
+import sys
 
 import machine
 
@@ -26,7 +27,9 @@ CHECK_EVERY = 128           # turns of the main loop between two looks at the fr
 COLLECT_SHARE = 3           # collect once the free heap is under this fraction of what a
                             # collection leaves free...
 COLLECT_LEAST = 8192        # ... or of this many bytes
-_mem_free = getattr(gc, "mem_free", None)   # MicroPython's; CPython (the tests) has none
+# the heap's free bytes on a Pico; elsewhere (CPython, MicroPython under node: the tests'
+# runtimes, whose heaps are far larger) the collector is left to itself
+_mem_free = gc.mem_free if sys.platform == "rp2" else None
 
 
 class Watchdog:
