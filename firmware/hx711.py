@@ -29,6 +29,8 @@ So this driver:
    when the CPU sent none) before it clocks: the planner asks for one when a chip's next
    conversion would end inside the read, so that the read starts just after that chip's
    update instead. After the delay the program checks once more that every DOUT is low.
+   `plan_ahead()` queues the next four reads' delays at once, for a CPU about to be away (a
+   garbage collection: device.py's Device.tick collects just after one).
 4. **judges each read.** A reading that a conversion may have caught (the planner's estimate,
    with a margin: the CPU was too late to delay it, or a chip's rhythm is not known yet, in
    the first frames after start) comes out as None instead of a number.
