@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from importlib.util import module_from_spec, spec_from_file_location
