@@ -126,7 +126,7 @@ class Bridge:
         else:
             frame = device.sensors.read()
             if frame is not None:
-                link.send(Sensors(self.clock.ticks_ms() & MASK32, frame))
+                link.send(Sensors(wire_ms(self.clock.ticks_ms()), frame))
                 self.sensor_frames += 1
         now = self.clock.ticks_ms()
         for button, pressed, time_ms in device.buttons.poll(now):
@@ -190,7 +190,7 @@ class Bridge:
         sensors = device.sensors
         periods = sensors.periods_us() if hasattr(sensors, "periods_us") else None
         return State(device.strip.pixels, device.buttons.held_mask,
-                     self.clock.ticks_ms() & MASK32, sensors.channels, periods)
+                     wire_ms(self.clock.ticks_ms()), sensors.channels, periods)
 
     def idle(self):
         """Wait between two steps: until the host sends something or IDLE_MS pass (a port
