@@ -789,6 +789,7 @@ class StateMachine:
             return
         now = machine.now_us()
         self._inside = True
+        self._goal_us = now
         self._t_base = self.t_us
         self._elapsed = 0
         steps = 0
@@ -825,9 +826,24 @@ class StateMachine:
         finally:
             self.t_us = max(t, self.t_us)
             self._inside = False
+            self._goal_us = None
 
     _inside = False
     _wait = 0
+    _goal_us = None
+
+    def _count_down(self, cycles):
+        """A `jmp x--` onto itself (a delay loop) touches nothing but x and the time: run
+        all but its last turn at once, as far as the time being caught up to allows (each
+        turn `cycles` long), so that a long delay costs one step, not thousands. What is
+        left is run turn by turn, exactly as before."""
+        left = (self._goal_us - self._t_base) * self.freq // 1000000 - self._elapsed
+        turns = min(self.x - 1, left // cycles - 1)
+        if turns > 0:
+            self.x -= turns
+            self._elapsed += turns * cycles
+            self.cycles += turns * cycles
+            self.steps += turns
 
     def _next_input_change(self, t_us):
         """The first time after `t_us` that a pin this program reads may change by itself
@@ -914,6 +930,8 @@ class StateMachine:
                     jump = b
             elif a == 2:
                 if self.x:
+                    if b == self.pc and side < 0 and self._goal_us is not None:
+                        self._count_down(cycles)
                     jump = b
                     self.x -= 1
                 else:

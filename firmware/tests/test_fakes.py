@@ -80,3 +80,33 @@ def test_the_emulator_runs_them_as_the_chip_would():
     # then OUT gives 0 each time; PUSH noblock drops what a full FIFO cannot take, and the
     # emulator sees the loop can no longer change anything: it stops
     assert sm.rx_fifo() == 4 and [sm.get() for _ in range(4)] == [0, 0, 0, 0]
+
+
+def test_a_delay_loop_takes_its_exact_time_however_often_the_cpu_looks():
+    """A `jmp x--` onto itself is run in one go (a delay of thousands of cycles would
+    otherwise be thousands of steps), but never past the time being caught up to: the pin
+    rises on the very cycle stepping gives, whether the CPU looks in every millisecond or
+    only once."""
+    @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
+    def program():
+        pull(block)
+        mov(x, osr)
+        label("delay")
+        jmp(x_dec, "delay")         # x + 1 turns of 1 cycle
+        set(pins, 1)
+        set(pins, 0)
+
+    for looks in (1, 12):
+        clock = rig.fresh_pico()
+        sm = rp2.StateMachine(0, program, freq=1000000, set_base=machine.Pin(4))
+        edges = []
+        machine.watch(4, lambda level, t: edges.append((level, t)))
+        sm.active(1)
+        sm.put(11000)               # PULL at 0 us, MOV at 1, the loop from 2 to 11002
+        for _ in range(looks):
+            clock.advance(12 // looks)
+            sm.rx_fifo()            # the CPU looks: the machine catches up to now
+            if clock.now_ms < 11:
+                assert edges == [], (looks, edges)
+        assert edges == [(1, 11003), (0, 11004)], (looks, edges)
+        assert sm.steps == 2 + 11001 + 2, sm.steps
