@@ -877,3 +877,31 @@ def test_blinkas_neopixel_write_on_a_pi_uses_the_module_rpi_ws281x_provides():
     # and Blinka's Raspberry Pi pins (behind `import board`) import gpiod
     assert "gpiod" in imported_modules(
         blinka_source("adafruit_blinka.microcontroller.generic_linux.raspberry_pi_pin"))
+
+
+@pytest.mark.parametrize("timeout", [0, 0.05])
+def test_a_link_over_a_network_socket_takes_everything_that_has_come(timeout):
+    """pyserial's socket:// (a Pico behind a network serial server, or the emulated Pico)
+    answers in_waiting with 1 for "some bytes": one read() must still take all of them, not
+    two (a bridge's 93 frames a second came through at three), and wait no longer for it."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    sent = bytes(range(256)) * 40                   # 10,240 bytes, all there at once
+    accepted = []
+    thread = threading.Thread(target=lambda: accepted.append(server.accept()[0]))
+    thread.start()
+    link = SerialLink("socket://127.0.0.1:%d" % server.getsockname()[1], timeout=timeout)
+    link.open()
+    thread.join(5)
+    accepted[0].sendall(sent)
+    time.sleep(0.2)                                 # every byte is in the socket's buffer
+    started = time.monotonic()
+    got = link.read()
+    assert got == sent and time.monotonic() - started < 0.5, len(got)
+    link.close()
+    accepted[0].close()
+    server.close()

@@ -47,6 +47,8 @@ from .common import DeviceError, check_number
 
 log = logging.getLogger(__name__)
 
+DRAIN_MOST = 65536      # the most bytes one read() takes: a flood cannot hold the loop
+
 
 class SerialLink:
     """Bytes to and from the serial device `port` (a device path or a pyserial URL), reopened
@@ -122,10 +124,15 @@ class SerialLink:
             return b""
         try:
             data = port.read(port.in_waiting or 1)    # read(1): waits up to the timeout
-            if data:
+            # then everything that is there: pyserial's socket:// (a Pico behind a network
+            # serial server, or the emulated one) says 1 for "some bytes", not how many, so
+            # one look took two bytes a read and a 93-frames-a-second bridge came through at
+            # three; a device port says them all at once and this loop turns once
+            while data and len(data) < DRAIN_MOST:
                 waiting = port.in_waiting
-                if waiting:
-                    data += port.read(waiting)
+                if not waiting:
+                    break
+                data += port.read(waiting)
             return data
         except OSError as error:                      # SerialException is an OSError
             self._lose(error)
