@@ -59,18 +59,7 @@ class LedStrip:
         """Set the whole buffer: one colour per LED, in strip order."""
         if len(pixels) != self.count:
             raise ValueError("%d colours for a strip of %d LEDs" % (len(pixels), self.count))
-        buffer = []                     # all checked, then stored
-        for colour in pixels:
-            # the renderer's plain (r, g, b) tuples pass at a glance: a simulated game writes
-            # the strip every turn, and the whole check of each LED was a fifth of its time
-            if type(colour) is tuple and len(colour) == 3:
-                r, g, b = colour
-                if (type(r) is int and type(g) is int and type(b) is int
-                        and 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255):
-                    buffer.append(colour)
-                    continue
-            buffer.append(check_colour(colour))
-        self.buffer = buffer
+        self.buffer = [check_colour(colour) for colour in pixels]  # all checked, then stored
 
     def show(self) -> None:
         """Latch the buffer: the LEDs now show it."""
@@ -98,6 +87,13 @@ class LedStrip:
 
 def check_colour(colour: Sequence[int]) -> Colour:
     """`colour` as an (r, g, b) tuple, or a ValueError saying what is wrong with it."""
+    # the renderer's plain tuples of ints pass at a glance (a simulated game writes its whole
+    # strip every turn); anything else gets the full check below and its error
+    if type(colour) is tuple and len(colour) == 3:
+        r, g, b = colour
+        if (type(r) is int and type(g) is int and type(b) is int
+                and 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255):
+            return colour
     if isinstance(colour, (str, bytes)) or not hasattr(colour, "__len__") or len(colour) != 3:
         raise ValueError("a colour is (r, g, b), not %r" % (colour,))
     for value in colour:

@@ -71,9 +71,9 @@ CASES = _cases()
 # minutes there, its first moves a minute, a new board's calibration and first moves nearly
 # one. They run under CPython; the buttons, the calibration saved at each move and the
 # resumed game run under both (and the real MicroPython runs the firmware's reads, strip and
-# bridge on the emulated Pico: tests/test_emulated_pico.py). Likewise the 26-cell chain read twice for
-# 1.5 s with its CPU away (the plain Python of `plan_ahead` it checks is the same under both;
-# plan_ahead's refusals run under both).
+# bridge on the emulated Pico: tests/test_emulated_pico.py). Likewise the 26-cell chain read
+# twice for 1.5 s with its CPU away (the plain Python of `plan_ahead` it checks is the same
+# under both; plan_ahead's refusals run under both).
 CPYTHON_ONLY = {("test_standalone", "test_a_whole_game"),
                 ("test_standalone", "test_first_moves_of_a_game"),
                 ("test_standalone", "test_a_new_board_is_calibrated_on_the_pico_then_plays"),
