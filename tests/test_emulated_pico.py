@@ -33,6 +33,7 @@ def _load(name: str, path: Path):
 
 
 emulated = _load("layli_firmware_emulated", FIRMWARE / "emulator" / "emulated.py")
+game = _load("layli_firmware_emulated_game", FIRMWARE / "emulator" / "game.py")
 REASON = emulated.unavailable_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
@@ -384,36 +385,34 @@ def test_the_frame_budget_benchmark_refuses_bad_arguments(args, words, capsys):
     assert stopped.value.code == 2 and words in capsys.readouterr().err
 
 
-def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(tmp_path):
-    """A maker's first bridge board, on the emulated Pico: `firmware/deploy.py CONFIG --port
-    ... --mpy` (mpremote) installs everything; the Pico restarts into main.py's bridge; the
-    host's PicoBridge hears its Hello and a Sensors frame for every conversion, each cell's
-    reading the one its HX711 model converts; a guide frame the host sends comes out of the
-    strip's data line as the LEDs of that place in its colour, the rest dark."""
-    import json
-    import subprocess
+@pytest.fixture(scope="module")
+def bridge_image(tmp_path_factory):
+    """A maker's first bridge board: `firmware/deploy.py CONFIG --port ... --mpy` (mpremote)
+    installs everything onto the emulated Pico, which powers up again into main.py's bridge;
+    its flash is kept, for the tests to boot from as a board that was installed once."""
+    folder = tmp_path_factory.mktemp("bridge")
+    image = folder / "flash.bin"
+    with emulated.EmulatedPico(board="pico-bridge-2x6") as pico:
+        game.deploy(pico, folder)
+        pico.command("save_flash", path=str(image))
+    return image
+
+
+def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(bridge_image):
+    """The deployed board, powered on: the host's PicoBridge hears its Hello and a Sensors
+    frame for every conversion, each cell's reading the one its HX711 model converts; a guide
+    frame the host sends comes out of the strip's data line as the LEDs of that place in its
+    colour, the rest dark."""
     import time
 
     from controller.drivers.pico import PicoBridge
     from controller.guide.frame import Frame, SOUTH_COLOUR, STEADY
     from controller.guide.pixels import place_colours
-    from controller.hardware.firmware import firmware_config
     from controller.hardware.profile import load
 
     profile = load("pico-bridge-2x6")
-    config = firmware_config(profile, "layli-goobalay")
-    path = tmp_path / "config.json"
-    path.write_text(json.dumps(config), encoding="utf-8")
     values = [1000 * (k + 1) - 5000 for k in range(profile.places)]
-    with emulated.EmulatedPico(board="pico-bridge-2x6") as pico:
-        done = subprocess.run([sys.executable, str(FIRMWARE / "deploy.py"), str(path),
-                               "--port", pico.serial_url, "--mpy"],
-                              capture_output=True, text=True, timeout=900)
-        assert done.returncode == 0, done.stdout + done.stderr
-        # mpremote's closing `reset` is machine.reset(), which the emulator stops at (it
-        # does not reset an RP2040): a power cycle, with the flash kept, does what it would
-        assert pico.command("pico")["stopped"], "the deploy did not end with a reset"
-        pico.power_cycle()
+    with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
         pico.set_cells(values)
         bridge = PicoBridge(pico.serial_url, profile.name, profile.places)
         bridge.open()
@@ -448,3 +447,22 @@ def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(tmp_path):
             assert {pixels[led] for led in lit} == {tuple(want[9:12])}
         finally:
             bridge.close()
+
+
+def test_a_game_in_bridge_mode_with_players_who_follow_the_strip(bridge_image):
+    """The acceptance game on the emulated Pico, six moves of it: the deployed bridge, the
+    host's Runner over PicoBridge, players who read only the emulated WS2812B strip (each
+    place's colour and rhythm, firmware/emulator/game.py's StripReader), with a relay of
+    several laps, a capture, and mistakes the guide flags and the players put right; the
+    board ends equal to the engine. The whole game: `python firmware/emulator/game.py
+    --moves 0` (its figures in firmware/emulator/README.md)."""
+    with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
+        result = game.play(pico, moves=6)
+    assert result["moves"] >= 6 and result["board_matches_engine"], result
+    assert {"drop", "pick", "capture"} <= set(result["kinds"]) and result["most_laps"] >= 2, \
+        result
+    assert result["mistakes_made"] >= 1 and result["mistakes_flagged"] >= 1, result
+    # every frame the players read whole was one the host sent, every ring one colour
+    assert result["frames_read"] >= 20 and result["frames_not_sent"] == 0, result
+    assert result["torn_rings"] == result["unknown_colours"] == 0, result
+    assert result["host_link"]["bad_frames"] == 0 and result["strip_errors"] == [], result
