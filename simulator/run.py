@@ -151,8 +151,10 @@ class Hands:
     the action out on the physical board."""
 
     def __init__(self, player: LedPlayer, board: PhysicalBoard,
-                 confirm: Callable[[], object] | None = None) -> None:
+                 confirm: Callable[[], object] | None = None,
+                 patience_ms: int = PATIENCE_MS) -> None:
         self.player = player
+        self.patience_ms = patience_ms      # LEDs unchanged this long: the step was missed
         self.board = board
         self.confirm = confirm              # the confirm button (None: the board has none)
         self.next_look = 0
@@ -166,7 +168,7 @@ class Hands:
         if not board.idle or now < self.next_look:
             return False
         view = _guidance(frame)
-        if view == self.seen_frame and now - self.waited_since < PATIENCE_MS:
+        if view == self.seen_frame and now - self.waited_since < self.patience_ms:
             return False
         player = self.player
         made = len(player.mistakes)

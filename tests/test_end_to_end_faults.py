@@ -3,7 +3,8 @@ bridge (its own process, fake machine/rp2 modules whose HX711s emulate the PIO p
 pty, with the simulated board behind the fake load cells and players who follow the LEDs the
 Pico shows, with 1% of the bytes corrupted and the cable pulled in the middle of a move.
 `python -m simulator.end_to_end --corrupt 0.01 --pull` runs the same; its figures are in the
-README."""
+README. (A clean line, with the real firmware on the emulated Pico: tests/test_emulated_pico.py's
+bridge game.)"""
 
 from controller.rules.record import read
 from simulator.end_to_end import play

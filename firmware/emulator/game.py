@@ -2,7 +2,7 @@
 (host-only).
 
     LAYLI_PICO_KIT=/path/to/kit python firmware/emulator/game.py [--moves N] [--seed K]
-        [--mistakes RATE] [--flash-in IMAGE] [--json]
+        [--mistakes RATE] [--quick] [--flash-in IMAGE] [--flash-out IMAGE] [--json]
 
 The firmware goes onto the emulated Pico (real MicroPython 1.27 on rp2040js, the board's
 HX711s, LED strip and buttons on its pins as datasheet models: README.md beside this file)
@@ -20,13 +20,15 @@ emulated button: the Pico tells the host).
 The emulator is paused and moved on TURN_MS at a time: each turn the load cells' signal goes
 to the HX711 models, the Pico runs, the host reads what came over the serial line and sends
 what the LEDs must show, the players look at the strip. Nothing waits on the wall clock, so a
-loaded machine gives the same game, only slower (the emulator runs 5 to 15 times slower than
-real time with the bridge busy).
+loaded machine gives the same game, only slower (the emulator runs about 4 times slower than
+real time with the bridge at work).
 
 It prints the moves played, the relay's laps and the kinds of step the game had (drop, pick,
 capture, uur), the mistakes made and flagged, whether the board ended equal to the engine,
-how often the players could not yet read a place's pattern, and the emulated and wall time.
-`--moves 0` plays the game to its end. Without `--flash-in` it deploys first (1-3 minutes).
+how often the players could not yet read a place's pattern, and the emulated and wall time;
+every 5 emulated seconds a line on stderr says where it is. `--moves 0` plays the game to its
+end; `--quick` gives the players quick hands (the test's). Without `--flash-in` it deploys
+first (1-3 minutes).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from controller.hardware.profile import load
 from controller.rules import Game
 from controller.runner import Runner
 from controller.session import MemoryStorage, Session
-from simulator.board import PhysicalBoard
+from simulator.board import Durations, PhysicalBoard
 from simulator.clock import SimClock
 from simulator.players import LedPlayer
 from simulator.run import Hands
@@ -64,13 +66,21 @@ VARIANT = "layli-goobalay"
 TURN_MS = 10                # the emulator runs this long between two looks of the host's
 PRESS_MS = 120              # how long a finger stays on the confirm button
 SETTLE_MS = 1500            # after the last move: the seeds land, the sensing settles
-RENDER_WINDOW_MS = 12       # a strip frame starts this long at most after the Pico's render
-                            # time (its `ticks_ms` then; the packing and the DMA's start)
+RENDER_WINDOW_MS = 30       # a strip frame starts this long at most after the Pico's render
+                            # time (its `ticks_ms` then; the packing, the DMA's start, a
+                            # garbage collection of 25 ms between them)
+STILL_MS = 40               # the Pico draws its frame this often (firmware/bridge.py
+                            # RENDER_MS): a strip unchanged this long is looked at again
+PATIENCE_MS = 3000          # the LEDs unchanged this long after a step: do it again
+SURE_MS = 150               # a reading holds this long before the players go by it
 LIMIT_MS = 20 * 60 * 1000   # of emulated time: a game that takes longer is stuck
 BOOT_LIMIT_MS = 60_000      # from power-on to the readings flowing
 WARM_UP_READINGS = 30       # readings before the game starts (the first are untrusted)
-# the players' first look, and so the seeds they are dealt: SEEDS[k] are seeds whose first
-# six moves have a relay, a capture and a mistake put right (the CI test plays six)
+# a quick player's hands: they sow about six seeds a second (a careful one four: Durations)
+QUICK = Durations(lift_ms=250, drop_ms=120, take_ms=150, put_ms=120, move_grab_ms=150,
+                  move_release_ms=80, knock_ms=100, travel_ms=60)
+# the run's randomness (the board's, the load cells', the players'): with quick hands its
+# first two moves have relays of several laps, a capture and a mistake put right (the test)
 SEED = 3
 
 
@@ -117,17 +127,18 @@ class StripReader:
                 rgb = (r * strength >> 8, g * strength >> 8, b * strength >> 8)
                 self._shows.setdefault(rgb, set()).add((colour, strength))
 
-    def _strengths(self, t_ms: int) -> dict[str, set]:
-        """The strengths each pattern has at some moment of the window before `t_ms`."""
-        window = range(max(0, t_ms - RENDER_WINDOW_MS), t_ms + 1)
+    def _strengths(self, t_ms: int, window_ms: int) -> dict[str, set]:
+        """The strengths each pattern has at some moment of the `window_ms` before `t_ms`."""
+        window = range(max(0, t_ms - window_ms), t_ms + 1)
         brightness = self.brightness
         return {pattern: {level(pattern, t) * brightness // 256 for t in window}
                 for pattern in PATTERNS}
 
-    def look(self, pixels: list, shown_ms: int) -> None:
-        """A strip frame that latched at `shown_ms` (the Pico's clock) showing `pixels`."""
+    def look(self, pixels: list, shown_ms: int, window_ms: int = RENDER_WINDOW_MS) -> None:
+        """The strip shows `pixels` at `shown_ms` (the Pico's clock), rendered at some moment
+        of the `window_ms` before."""
         self.looks += 1
-        strengths = self._strengths(shown_ms)
+        strengths = self._strengths(shown_ms, window_ms)
         for place, leds in enumerate(self.leds):
             ring = {tuple(pixels[i]) for i in leds}
             if len(ring) != 1:
@@ -144,10 +155,20 @@ class StripReader:
         """The frame the strip says, or None while some place's pattern is not yet clear."""
         frame = Frame(len(self.leds))
         for place, possible in enumerate(self.possible):
-            if len(possible) != 1:
+            reading = _reading(possible)
+            if reading is None:
                 return None
-            frame.set(place, *next(iter(possible)))
+            frame.set(place, *reading)
         return frame
+
+
+def _reading(possible: set) -> tuple[str, str] | None:
+    """What a player takes a ring to say from the pairs that fit what it showed: the one pair
+    left; else a ring that stayed dark says nothing, as a person takes it at a glance (the
+    first light of a blink changes the reading); else not yet clear."""
+    if len(possible) == 1:
+        return next(iter(possible))
+    return (OFF, DARK) if (OFF, DARK) in possible else None
 
 
 class AtTheBoard:
@@ -155,16 +176,22 @@ class AtTheBoard:
     pressing its buttons."""
 
     def __init__(self, bridge: PicoBridge, pico, reader: StripReader, hands: Hands,
-                 clock: SimClock) -> None:
+                 clock: SimClock, base_ms: float) -> None:
         self.bridge, self.pico, self.reader, self.hands, self.clock = (
             bridge, pico, reader, hands, clock)
+        self.base_ms = base_ms      # the Pico's clock when `clock` read 0
+        self.still_since = 0.0
+        self.candidate = None       # what the strip reads as now, and since when
+        self.candidate_since = 0.0
         self.seen = None            # the strip frame last looked at
         self.read_frame = None      # the frame the players last read whole
         self.unclear = 0            # turns the players could not yet read every place
         self.frames_read = 0
         self.mismatched = 0         # frames read whole that the host never sent (a bug)
-        self.sent: list[Frame] = []     # the host's latest frames (the strip lags them)
+        # the host's latest frames (the strip lags them), after the dark the strip powers up in
+        self.sent: list[Frame] = [Frame(len(reader.leds))]
         self.release_at = None
+        self.players_at_work = True
 
     def read(self):
         return self.bridge.read()
@@ -172,21 +199,36 @@ class AtTheBoard:
     def show(self, frame, pixels) -> None:
         self.bridge.show(frame, pixels)
         if not self.sent or frame != self.sent[-1]:
-            self.sent = self.sent[-7:] + [_copy(frame)]
+            self.sent = self.sent[-15:] + [_copy(frame)]
         strip = self.pico.strip()
         shown = strip["frame"]
+        now = self.base_ms + self.clock.now_ms
+        looked = False
         if shown is not None and shown["index"] != self.seen:
             self.seen = shown["index"]
             self.reader.look(strip["pixels"], int(shown["start_ns"] // 1_000_000))
+            self.still_since = now
+            looked = True
+        elif shown is not None and now - self.still_since >= STILL_MS:
+            # the Pico draws its frame every RENDER_MS and writes the strip only when that
+            # changes it: a strip still since then showed the same at the latest drawing
+            self.reader.look(strip["pixels"], int(now), STILL_MS + RENDER_WINDOW_MS)
+            looked = True
+        if looked:
             decoded = self.reader.frame()
             if decoded is None:
                 self.unclear += 1
-            elif decoded != self.read_frame:
-                self.read_frame = decoded
-                self.frames_read += 1
-                if decoded not in self.sent:
-                    self.mismatched += 1
-        if self.read_frame is not None:
+            elif decoded != self.candidate:
+                self.candidate, self.candidate_since = decoded, now
+        if self.candidate is not None and self.candidate != self.read_frame \
+                and now - self.candidate_since >= SURE_MS:
+            # one look can match a place's old meaning for a moment after it changed (a
+            # pulse at its top looks steady): the players go by what has held a while
+            self.read_frame = self.candidate
+            self.frames_read += 1
+            if self.read_frame not in self.sent:
+                self.mismatched += 1
+        if self.read_frame is not None and self.players_at_work:
             self.hands.turn(self.read_frame)
         if self.release_at is not None and self.clock.now_ms >= self.release_at:
             self.pico.release("confirm")
@@ -227,9 +269,12 @@ def deploy(pico, folder: Path, profile: str = PROFILE, variant: str = VARIANT) -
 
 def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
          profile_name: str = PROFILE, variant: str = VARIANT,
+         durations: Durations | None = None,
          progress: Callable[[str], None] | None = None) -> dict:
     """Play on `pico` (an EmulatedPico booted into the bridge); what happened, as a dict.
-    `progress` is told each move as it is made, in a line."""
+    `durations`: how long the players' hands take (default: a careful, unhurried player;
+    QUICK: a quick one). `progress` is told each move as it is made, and every 5 emulated
+    seconds where the game is, in a line."""
     started = time.perf_counter()
     profile = load(profile_name)
     layout = profile.led_layout()
@@ -237,7 +282,7 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     rng = random.Random(seed)
     clock = SimClock()
     game = Game(variant)
-    board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock)
+    board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock, durations=durations)
     cells = LoadCells(board, clock, rng)
     inputs = cells.inputs()
     pico.set_cells(inputs)
@@ -249,13 +294,17 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     session = Session(MemoryStorage(), variant)
     player = LedPlayer(game.rules.n, random.Random(seed * 31 + 17), mistakes)
     io: AtTheBoard | None = None
-    hands = Hands(player, board, lambda: io.press_confirm())
-    io = AtTheBoard(bridge, pico, StripReader(layout.leds, layout.brightness), hands, clock)
+    hands = Hands(player, board, lambda: io.press_confirm(), PATIENCE_MS)
+    io = AtTheBoard(bridge, pico, StripReader(layout.leds, layout.brightness), hands, clock,
+                     base_ms)
     runner = Runner(io, session, layout, "counting", cells.calibration(),
                     now_ms=lambda: clock.now_ms, max_count=sum(game.setup))
     kinds: set[str] = set()
     laps = 0
     told = 0
+    next_heartbeat = 0
+    showing = None                  # the mistake the guide shows
+    put_right = 0                   # mistakes shown that went away: the board agrees again
 
     def turn() -> None:
         nonlocal inputs
@@ -292,10 +341,23 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
                 told = len(session.game.moves)
                 progress("move %d done at %.1f s emulated, %.0f s wall" % (
                     told, clock.now_ms / 1000, time.perf_counter() - started))
+            if progress is not None and clock.now_ms >= next_heartbeat:
+                next_heartbeat = clock.now_ms + 5000
+                progress("%.1f s emulated, %.0f s wall: %s, %d strip looks, %d frames read, "
+                         "%d unclear, link %s" % (
+                             clock.now_ms / 1000, time.perf_counter() - started,
+                             session.guide.phase, io.reader.looks, io.frames_read,
+                             io.unclear, bridge.counters()))
             guide = session.guide
+            if guide.mistake is not None:
+                showing = guide.mistake
+            elif showing is not None:
+                showing = None
+                put_right += 1
             if guide.phase == SOWING and guide.done < len(guide.script):
                 kinds.add(guide.script[guide.done][0])
                 laps = max(laps, guide.laps)
+        io.players_at_work = False      # the players step back: the board settles
         settle_until = clock.now_ms + SETTLE_MS
         while clock.now_ms < settle_until:
             turn()
@@ -314,13 +376,14 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         "kinds": sorted(kinds), "most_laps": laps,
         "mistakes_made": len(player.mistakes),
         "mistakes_flagged": events.count("mistake"),
-        "mistakes_cleared": events.count("mistake_cleared"),
+        "mistakes_put_right": put_right,
         "confirms": events.count("confirmed"),
         "frames_read": io.frames_read, "frames_not_sent": io.mismatched,
         "unclear_looks": io.unclear,
         "strip_looks": io.reader.looks, "torn_rings": io.reader.torn,
         "unknown_colours": io.reader.unknown,
         "strip_frames": strip.get("frames"), "strip_errors": strip.get("errors"),
+        "cpu_asleep": round(stats["pico"]["idleCycles"] / max(1, stats["pico"]["cycles"]), 3),
         "host_link": bridge.counters(),
         "device": bridge.device.firmware if bridge.device is not None else None,
         "boot_s": round(booted_ms / 1000, 1),
@@ -342,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="boot a flash image with the bridge installed (else deploy)")
     parser.add_argument("--flash-out", metavar="IMAGE",
                         help="save the flash after the deploy, for --flash-in")
+    parser.add_argument("--quick", action="store_true",
+                        help="players with quick hands (the test's; default: careful ones)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.moves < 0:
@@ -360,8 +425,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.flash_out:
                     pico.command("save_flash", path=str(Path(args.flash_out).resolve()))
             result = play(pico, args.moves, args.seed, args.mistakes,
-                          progress=lambda line: print(line, file=sys.stderr, flush=True))
-    result.pop("board"), result.pop("engine")
+                          durations=QUICK if args.quick else None, progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0 if result["board_matches_engine"] else 1
 

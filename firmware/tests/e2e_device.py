@@ -1,5 +1,5 @@
 """The Pico of the end-to-end test: the firmware's bridge behind a pty, its fake load cells set
-by the test, on the test's clock (CPython; tests/test_end_to_end.py drives it).
+by the test, on the test's clock (CPython; tests/test_end_to_end_faults.py drives it).
 
     python firmware/tests/e2e_device.py LINK CONFIG.json [--corrupt 0.01] [--seed 1]
 
