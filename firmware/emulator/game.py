@@ -105,9 +105,11 @@ class StripReader:
     colour and a strength at a known moment, which several patterns may have then; each
     further look keeps the (colour, pattern) pairs that fit every look since the place last
     changed. When none fits any more, the place changed: the pairs that fit this look are
-    the new start. A place is read once one pair is left. The frame's render time is the
-    Pico's `ticks_ms`, its uptime, which is the emulator's time since power-on; the LEDs
-    latch a few ms after it (RENDER_WINDOW_MS).
+    the new start. A place is read once one pair is left, or as dark while dark fits (a
+    person takes a dark ring for "nothing here"; a blink's first light changes the reading).
+    The frame's render time is the Pico's `ticks_ms`, its uptime, which is the emulator's
+    time since power-on; the LEDs latch a few ms after it (RENDER_WINDOW_MS). A strip that
+    stays still is looked at again (AtTheBoard): the Pico writes only a drawing that changed.
 
     The strip must not be at the profile's current cap (then every colour is scaled down):
     at brightness 64 a whole 2 x 6 board lit draws about 1 A, under pico-bridge-2x6's 2 A."""
@@ -185,9 +187,9 @@ class AtTheBoard:
         self.candidate_since = 0.0
         self.seen = None            # the strip frame last looked at
         self.read_frame = None      # the frame the players last read whole
-        self.unclear = 0            # turns the players could not yet read every place
+        self.unclear = 0            # looks after which some place was not yet clear
         self.frames_read = 0
-        self.mismatched = 0         # frames read whole that the host never sent (a bug)
+        self.mismatched = 0         # frames read that the host never sent (a misreading)
         # the host's latest frames (the strip lags them), after the dark the strip powers up in
         self.sent: list[Frame] = [Frame(len(reader.leds))]
         self.release_at = None
