@@ -478,7 +478,8 @@ def test_a_game_in_bridge_mode_with_players_who_follow_the_strip(bridge_image):
 @pytest.mark.parametrize("args, words", [
     (["--moves", "-1"], "--moves must be 0 (the whole game) or more, not -1"),
     (["--mistakes", "1.5"], "--mistakes is a share of steps, 0 to under 1, not 1.5"),
-    (["--seed", "three"], "invalid int value")])
+    (["--seed", "three"], "invalid int value"),
+    (["--flash-in", "no-such.img"], "--flash-in no-such.img: no such file")])
 def test_the_game_command_refuses_bad_arguments(args, words, capsys):
     with pytest.raises(SystemExit) as stopped:
         game.main(args)

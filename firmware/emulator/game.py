@@ -415,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--moves must be 0 (the whole game) or more, not %d" % args.moves)
     if not 0 <= args.mistakes < 1:
         parser.error("--mistakes is a share of steps, 0 to under 1, not %r" % args.mistakes)
+    if args.flash_in is not None and not Path(args.flash_in).is_file():
+        parser.error("--flash-in %s: no such file (a flash image that --flash-out saved)"
+                     % args.flash_in)
     emulated = _emulated()
     reason = emulated.unavailable_reason()
     if reason is not None:
