@@ -391,7 +391,6 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         "boot_s": round(booted_ms / 1000, 1),
         "emulated_s": round(clock.now_ms / 1000, 1),
         "wall_s": round(time.perf_counter() - started, 1),
-        "base_ms": base_ms,
     }
 
 
