@@ -1,7 +1,7 @@
 """A whole game through the wire protocol: the host controller against the Pico firmware's
 bridge over a pty, with the simulated board behind the firmware's fake load cells (host-only).
 
-    python -m simulator.end_to_end [--corrupt 0.01] [--pull] [--seed 1] [--json]
+    python -m simulator.end_to_end [--corrupt 0.01] [--pull] [--seed 1] [--moves N] [--json]
 
 The firmware runs in its own process (firmware/tests/e2e_device.py: the real bridge, device
 and protocol code, on fake `machine`/`rp2` modules whose HX711s emulate the PIO program) and
@@ -13,7 +13,8 @@ the device with the time to run it to; the device's bridge streams Sensors frame
 the host's runner reads them, guides, and sends the LED strip back.
 
 `--corrupt RATE` flips a bit in that share of the bytes each way; `--pull` pulls the cable in
-the middle of a move (the pty and its name go for half a second) and puts it back.
+the middle of a move (the pty and its name go for half a second) and puts it back; `--moves N`
+stops after N moves (the default, 0, plays the game to its end).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class PlayersAtTheBoard:
     def __init__(self, bridge: PicoBridge, pico: Pico, hands: Hands) -> None:
         self.bridge, self.pico, self.hands = bridge, pico, hands
         self.dark = None
+        self.players_at_work = True     # False: they step back (the board settles)
 
     def read(self):
         return self.bridge.read()
@@ -81,6 +83,8 @@ class PlayersAtTheBoard:
     def show(self, frame, pixels) -> None:
         self.bridge.show(frame, pixels)
         shown = self.pico.ask("F")
+        if not self.players_at_work:
+            return
         if shown == "-":                        # nothing arrived yet: the LEDs are dark
             self.dark = self.dark or Frame(len(frame.places))
             self.hands.turn(self.dark)
@@ -95,8 +99,9 @@ class PlayersAtTheBoard:
 
 
 def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
-         variant: str = "layli-goobalay") -> dict:
-    """One game end to end; what happened, as a dict."""
+         variant: str = "layli-goobalay", moves: int = 0) -> dict:
+    """One game end to end (its first `moves` moves, or all of it when 0); what happened,
+    as a dict."""
     start = time.perf_counter()
     profile = load("pico-bridge-2x6")
     rng = random.Random(seed)
@@ -119,12 +124,15 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
     session = Session(MemoryStorage(), variant)
     hands = Hands(LedPlayer(game.rules.n, random.Random(seed * 31 + 17)), board,
                   lambda: session.confirm())
-    runner = Runner(PlayersAtTheBoard(bridge, pico, hands), session, profile.led_layout(),
+    players = PlayersAtTheBoard(bridge, pico, hands)
+    runner = Runner(players, session, profile.led_layout(),
                     "counting", calibration, now_ms=lambda: clock.now_ms,
                     max_count=sum(game.setup))
     pulled_at = None
     try:
-        while session.guide.phase != "over" and clock.now_ms < GAME_LIMIT_MS:
+        while session.guide.phase != "over" and clock.now_ms < GAME_LIMIT_MS and not (
+                moves and len(session.game.moves) >= moves and session.guide.phase == "await"
+                and board.idle and not board.hand):
             # the device's own HX711 models convert the signal: the simulator's converters'
             # inputs, not the words read from them (those would be converted twice)
             if list(cells.frames(clock.now_ms + TURN_MS)):
@@ -138,6 +146,7 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
                 pulled_at = (clock.now_ms, len(session.game.moves), guide.done)
             elif pulled_at is not None and clock.now_ms == pulled_at[0] + PULL_MS:
                 pico.ask("P")
+        players.players_at_work = False
         for _ in range(100):                    # let the last seeds settle
             if list(cells.frames(clock.now_ms + TURN_MS)):
                 values = cells.inputs()
@@ -148,10 +157,13 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
         bridge.close()
         pico.close()
     final = session.guide.board.places()
+    over = session.guide.phase == "over"
     return {
         "variant": variant, "seed": seed, "corrupt": corrupt,
-        "completed": session.guide.phase == "over",
-        "board_matches_engine": board.counts() == final and final[-2:] == session.game.scores,
+        "completed": over if not moves else len(session.game.moves) >= moves,
+        "over": over,
+        "board_matches_engine": board.counts() == final and (
+            not over or final[-2:] == session.game.scores),
         "moves": len(session.game.moves),
         "pulled": None if pulled_at is None else {"at_ms": pulled_at[0], "ply": pulled_at[1],
                                                    "step": pulled_at[2]},
@@ -172,9 +184,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--corrupt", type=float, default=0.0, metavar="RATE")
     parser.add_argument("--pull", action="store_true")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="moves to play (default 0: the whole game)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = play(args.seed, args.corrupt, args.pull)
+    if args.moves < 0:
+        parser.error("--moves must be 0 (the whole game) or more, not %d" % args.moves)
+    if not 0 <= args.corrupt < 1:
+        parser.error("--corrupt is a share of bytes, 0 to under 1, not %r" % args.corrupt)
+    result = play(args.seed, args.corrupt, args.pull, moves=args.moves)
     result.pop("record")
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0 if result["completed"] and result["board_matches_engine"] else 1
