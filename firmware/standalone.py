@@ -185,7 +185,11 @@ class Standalone:
         if now >= self._render_at:
             self._render_at = now + RENDER_MS
             shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
-            device.strip.show_places(place_colours(shown, self.layout, now), self._led_place)
+            # the patterns' phase at the moment of drawing, not at the step's start: the
+            # sensing and the guide may have taken tens of ms since (a relay's pick, a move's
+            # start), and a blink drawn that late is a different blink to the players
+            device.strip.show_places(place_colours(shown, self.layout, self.clock.ticks_ms()),
+                                     self._led_place)
         device.tick()
 
     def _sense(self, now, frame):

@@ -181,6 +181,11 @@ export class Board {
     return this.strip.state();
   }
 
+  takeTones() {
+    if (!this.buzzer) throw new BoardError('the board has no buzzer');
+    return this.buzzer.takeTones();
+  }
+
   resetStats() {
     for (const cell of this.hx711) cell.resetStats();
     for (const chain of Object.values(this.chains)) chain.errors.clear();

@@ -468,7 +468,11 @@ export class Button {
 }
 
 // A passive piezo: its tone is the square wave on its pin (frequency and duty of the last
-// whole period; silent once no edge came for two periods or 50 ms).
+// whole period; silent once no edge came for two periods or 50 ms). It also keeps what a
+// person would hear, tone by tone: a run of periods within 3% of the first is one tone, heard
+// from its first rising edge to its last ({hz, start_ms, ms}); `takeTones` hands them over.
+const TONE_SPREAD = 0.03;
+const TONES_KEPT = 1000;
 export class Buzzer {
   constructor(clock, pin) {
     this.clock = clock;
@@ -478,6 +482,9 @@ export class Buzzer {
     this.lastFall = null;
     this.high = null;
     this.edges = 0;
+    this.tone = null;       // the tone sounding: {start, end, period, periods} in ns
+    this.tones = [];
+    this.tonesDropped = 0;
   }
 
   edge(level, t) {
@@ -485,11 +492,45 @@ export class Buzzer {
     this.level = level;
     this.edges++;
     if (level) {
+      const last = this.rises[this.rises.length - 1];
+      if (last !== undefined) this._period(last, t);
       this.rises.push(t);
       if (this.rises.length > 2) this.rises.shift();
     } else if (this.rises.length) {
       this.high = t - this.rises[this.rises.length - 1];
     }
+  }
+
+  _period(from, to) {
+    const period = to - from;
+    const tone = this.tone;
+    if (tone && to - tone.end <= 2 * tone.period
+        && Math.abs(period - tone.period) <= TONE_SPREAD * tone.period) {
+      tone.end = to;
+      tone.periods++;
+      return;
+    }
+    this._endTone();
+    this.tone = { start: from, end: to, period, periods: 1 };
+  }
+
+  _endTone() {
+    const tone = this.tone;
+    this.tone = null;
+    if (!tone || tone.periods < 3) return;       // a stray edge or two is no tone
+    if (this.tones.length >= TONES_KEPT) { this.tonesDropped++; return; }
+    this.tones.push({ hz: 1e9 / tone.period, start_ms: tone.start / 1e6,
+                      ms: (tone.end - tone.start) / 1e6 });
+  }
+
+  // The tones heard since the last call, each once it has ended.
+  takeTones() {
+    const tone = this.tone;
+    if (tone && this.clock.nanos - tone.end > Math.max(2 * tone.period, 5e6)) this._endTone();
+    const out = { tones: this.tones, dropped: this.tonesDropped };
+    this.tones = [];
+    this.tonesDropped = 0;
+    return out;
   }
 
   stats() {

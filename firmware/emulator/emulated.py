@@ -341,6 +341,11 @@ class EmulatedPico:
         timing (bits, wire_ns, ns_per_led, reset_before_ns) and any timing errors."""
         return self.command("strip")
 
+    def tones(self) -> list[dict]:
+        """What the buzzer sounded since the last call, tone by tone once each has ended:
+        {"hz", "start_ms" (the Pico's clock), "ms"}, as a person at the board hears them."""
+        return self.command("tones")["tones"]
+
     def stats(self) -> dict:
         """Every part's counters: hx711 (reads, overwritten, corrupted, errors...), chains,
         strip, buttons, buzzer (hz, duty), pin conflicts, and the emulator's own (pico)."""

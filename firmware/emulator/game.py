@@ -1,39 +1,50 @@
-"""A game on the emulated Pico in bridge mode, with players who read only its LED strip
-(host-only).
+"""A game on the emulated Pico, in bridge or standalone mode, with players who read only its
+LED strip (host-only).
 
-    LAYLI_PICO_KIT=/path/to/kit python firmware/emulator/game.py [--moves N] [--seed K]
-        [--mistakes RATE] [--quick] [--flash-in IMAGE] [--flash-out IMAGE] [--json]
+    LAYLI_PICO_KIT=/path/to/kit python firmware/emulator/game.py [--mode bridge|standalone]
+        [--moves N] [--seed K] [--mistakes RATE] [--quick] [--power-cut]
+        [--flash-in IMAGE] [--flash-out IMAGE] [--json]
 
 The firmware goes onto the emulated Pico (real MicroPython 1.27 on rp2040js, the board's
-HX711s, LED strip and buttons on its pins as datasheet models: README.md beside this file)
-the way a maker installs it, `firmware/deploy.py CONFIG --port ... --mpy` (mpremote), and
-boots from main.py into its bridge. The host is the project's own: `controller.runner.Runner`
-over `controller.drivers.pico.PicoBridge` on the emulator's serial port, the board a
-`simulator.board.PhysicalBoard` whose load cells (`simulator.sensors.LoadCells`) set what
-the emulated HX711s convert. The players (`simulator.players.LedPlayer`) know nothing but
-what the emulated WS2812B strip shows: `StripReader` reads each place's colour and rhythm off
-the LEDs of its ring, frame after frame, as a person learns them from the legend
-(`controller.guide.pixels`), and they lift, sow, capture, move an Uur's seed, make mistakes
-at `--mistakes` a step and put them right, and press the board's confirm button (an
-emulated button: the Pico tells the host).
+HX711s, LED strip, buttons and buzzer on its pins as datasheet models: README.md beside this
+file) the way a maker installs it, `firmware/deploy.py CONFIG --port ... --mpy` (mpremote),
+and boots from main.py. The board is a `simulator.board.PhysicalBoard` whose load cells
+(`simulator.sensors.LoadCells`) set what the emulated HX711s convert. The players
+(`simulator.players.LedPlayer`) know nothing but what the emulated WS2812B strip shows:
+`StripReader` reads each place's colour and rhythm off the LEDs of its ring, frame after
+frame, as a person learns them from the legend (`controller.guide.pixels`), and they lift,
+sow, capture, move an Uur's seed, make mistakes at `--mistakes` a step and put them right,
+and press the board's confirm button (an emulated button).
+
+- Bridge mode (pico-bridge-2x6): the host is the project's own, `controller.runner.Runner`
+  over `controller.drivers.pico.PicoBridge` on the emulator's serial port; the Pico tells it
+  of the confirm button.
+- Standalone mode (pico-standalone-2x6, `--mode standalone`): the whole controller runs on
+  the Pico, deployed with the load cells' calibration (`--calibration`). The players also
+  hear its buzzer (`Ears`: a chirp for each move done, a buzz for a mistake). At the end the
+  Pico is powered up again with CONFIRM held (safe mode) and its journal.jsonl read off the
+  flash and replayed on the host's rules engine, which the board must equal. `--power-cut`
+  cuts its power after the first seed of the game is sown: it resumes from its journal.
 
 The emulator is paused and moved on TURN_MS at a time: each turn the load cells' signal goes
-to the HX711 models, the Pico runs, the host reads what came over the serial line and sends
-what the LEDs must show, the players look at the strip. Nothing waits on the wall clock, so a
-loaded machine gives the same game, only slower (the emulator runs about 4 times slower than
-real time with the bridge at work).
+to the HX711 models, the Pico runs, (in bridge mode) the host reads what came over the serial
+line and sends what the LEDs must show, the players look at the strip. Nothing waits on the
+wall clock, so a loaded machine gives the same game, only slower (the emulator runs about 4
+times slower than real time with the bridge at work, 7.5 times in standalone mode, where the
+emulated CPU is busy 87% of the time).
 
 It prints the moves played, the relay's laps and the kinds of step the game had (drop, pick,
 capture, uur), the mistakes made and flagged, whether the board ended equal to the engine,
 how often the players could not yet read a place's pattern, and the emulated and wall time;
 every 5 emulated seconds a line on stderr says where it is. `--moves 0` plays the game to its
-end; `--quick` gives the players quick hands (the test's). Without `--flash-in` it deploys
+end; `--quick` gives the players quick hands (the tests'). Without `--flash-in` it deploys
 first (1-3 minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import subprocess
@@ -45,14 +56,15 @@ from typing import Callable
 
 from controller.drivers.pico import PicoBridge
 from controller.drivers.serial_link import SerialLink
-from controller.guide.frame import COLOURS, DARK, OFF, PATTERNS, Frame
+from controller.guide.frame import COLOURS, DARK, DROP, FLASH, LESS, MORE, OFF, PATTERNS, Frame
 from controller.guide.guide import AWAIT, OVER, SOWING
 from controller.guide.pixels import PALETTE, level
 from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
 from controller.rules import Game
 from controller.runner import Runner
-from controller.session import MemoryStorage, Session
+from controller.sensing import Calibration
+from controller.session import MemoryStorage, Session, SYNC_MOVE
 from simulator.board import Durations, PhysicalBoard
 from simulator.clock import SimClock
 from simulator.players import LedPlayer
@@ -60,6 +72,8 @@ from simulator.run import Hands
 from simulator.sensors import LoadCells
 
 HERE = Path(__file__).resolve().parent
+JOURNAL = "journal.jsonl"   # a standalone Pico's journal (firmware/standalone.py)
+CALIBRATION = "calibration.json"    # its calibration, saved again at each completed move
 FIRMWARE = HERE.parent
 PROFILE = "pico-bridge-2x6"
 VARIANT = "layli-goobalay"
@@ -153,6 +167,10 @@ class StripReader:
             kept = self.possible[place] & fits
             self.possible[place] = kept if kept else fits
 
+    def forget(self) -> None:
+        """The strip went dark (its power was cut): nothing seen before holds."""
+        self.possible = [set() for _ in self.leds]
+
     def frame(self) -> Frame | None:
         """The frame the strip says, or None while some place's pattern is not yet clear."""
         frame = Frame(len(self.leds))
@@ -173,35 +191,32 @@ def _reading(possible: set) -> tuple[str, str] | None:
     return (OFF, DARK) if (OFF, DARK) in possible else None
 
 
-class AtTheBoard:
-    """The host's board IO (PicoBridge), with the players looking at the emulated strip and
-    pressing its buttons."""
+class Eyes:
+    """The players' look at the emulated strip, turn after turn: what the Pico's latest
+    drawing says (StripReader), read once it has held SURE_MS. `read_frame` is what they go
+    by; `look()` is True when it changed."""
 
-    def __init__(self, bridge: PicoBridge, pico, reader: StripReader, hands: Hands,
-                 clock: SimClock, base_ms: float) -> None:
-        self.bridge, self.pico, self.reader, self.hands, self.clock = (
-            bridge, pico, reader, hands, clock)
+    def __init__(self, pico, reader: StripReader, clock: SimClock, base_ms: float) -> None:
+        self.pico, self.reader, self.clock = pico, reader, clock
         self.base_ms = base_ms      # the Pico's clock when `clock` read 0
         self.still_since = 0.0
         self.candidate = None       # what the strip reads as now, and since when
         self.candidate_since = 0.0
         self.seen = None            # the strip frame last looked at
-        self.read_frame = None      # the frame the players last read whole
+        self.read_frame: Frame | None = None
         self.unclear = 0            # looks after which some place was not yet clear
         self.frames_read = 0
-        self.mismatched = 0         # frames read that the host never sent (a misreading)
-        # the host's latest frames (the strip lags them), after the dark the strip powers up in
-        self.sent: list[Frame] = [Frame(len(reader.leds))]
-        self.release_at = None
-        self.players_at_work = True
 
-    def read(self):
-        return self.bridge.read()
+    def went_dark(self, base_ms: float) -> None:
+        """The board's power was cut: every LED went out at once, as the players see, and
+        the Pico's clock starts again (`base_ms` is now its time when `clock` read 0)."""
+        self.base_ms = base_ms
+        self.seen = self.candidate = None
+        self.reader.forget()
+        self.read_frame = Frame(len(self.reader.leds))
+        self.still_since = base_ms + self.clock.now_ms
 
-    def show(self, frame, pixels) -> None:
-        self.bridge.show(frame, pixels)
-        if not self.sent or frame != self.sent[-1]:
-            self.sent = self.sent[-15:] + [_copy(frame)]
+    def look(self) -> bool:
         strip = self.pico.strip()
         shown = strip["frame"]
         now = self.base_ms + self.clock.now_ms
@@ -219,7 +234,11 @@ class AtTheBoard:
         if looked:
             decoded = self.reader.frame()
             if decoded is None:
+                # not clear any more: what it read as before no longer holds (the look
+                # before may have fitted a place's old and new meaning at once: a ring
+                # that was dark and lights fits "short blips" until a look says "steady")
                 self.unclear += 1
+                self.candidate = None
             elif decoded != self.candidate:
                 self.candidate, self.candidate_since = decoded, now
         if self.candidate is not None and self.candidate != self.read_frame \
@@ -228,17 +247,52 @@ class AtTheBoard:
             # pulse at its top looks steady): the players go by what has held a while
             self.read_frame = self.candidate
             self.frames_read += 1
-            if self.read_frame not in self.sent:
-                self.mismatched += 1
-        if self.read_frame is not None and self.players_at_work:
-            self.hands.turn(self.read_frame)
-        if self.release_at is not None and self.clock.now_ms >= self.release_at:
-            self.pico.release("confirm")
-            self.release_at = None
+            return True
+        return False
 
-    def press_confirm(self) -> None:
-        self.pico.press("confirm")
-        self.release_at = self.clock.now_ms + PRESS_MS
+
+class Finger:
+    """A finger on the board's buttons: a press lasts PRESS_MS."""
+
+    def __init__(self, pico, clock: SimClock) -> None:
+        self.pico, self.clock = pico, clock
+        self.holding: str | None = None
+        self.release_at = 0.0
+
+    def press(self, button: str) -> None:
+        self.pico.press(button)
+        self.holding, self.release_at = button, self.clock.now_ms + PRESS_MS
+
+    def turn(self) -> None:
+        if self.holding is not None and self.clock.now_ms >= self.release_at:
+            self.pico.release(self.holding)
+            self.holding = None
+
+
+class AtTheBoard:
+    """The host's board IO (PicoBridge), with the players looking at the emulated strip and
+    pressing its buttons."""
+
+    def __init__(self, bridge: PicoBridge, eyes: Eyes, finger: Finger, hands: Hands) -> None:
+        self.bridge, self.eyes, self.finger, self.hands = bridge, eyes, finger, hands
+        self.mismatched = 0         # frames read that the host never sent (a misreading)
+        # the host's latest frames (the strip lags them), after the dark the strip powers up in
+        self.sent: list[Frame] = [Frame(len(eyes.reader.leds))]
+        self.players_at_work = True
+
+    def read(self):
+        return self.bridge.read()
+
+    def show(self, frame, pixels) -> None:
+        self.bridge.show(frame, pixels)
+        if not self.sent or frame != self.sent[-1]:
+            self.sent = self.sent[-15:] + [_copy(frame)]
+        eyes = self.eyes
+        if eyes.look() and eyes.read_frame not in self.sent:
+            self.mismatched += 1
+        if eyes.read_frame is not None and self.players_at_work:
+            self.hands.turn(eyes.read_frame)
+        self.finger.turn()
 
     def beep(self, name: str) -> None:
         self.bridge.beep(name)
@@ -253,20 +307,38 @@ def _copy(frame: Frame) -> Frame:
     return copy
 
 
-def deploy(pico, folder: Path, profile: str = PROFILE, variant: str = VARIANT) -> None:
-    """Install the bridge as a maker does (`firmware/deploy.py CONFIG --port ... --mpy`) and
-    power the Pico up again on it (mpremote's closing reset is machine.reset(), at which the
-    emulator stops: a power cycle, the flash kept, does what it would)."""
+def deploy(pico, folder: Path, profile: str = PROFILE, variant: str = VARIANT,
+           calibration: str | None = None, *options: str) -> None:
+    """Install the firmware as a maker does (`firmware/deploy.py CONFIG --port ... --mpy`,
+    with `--calibration` when `calibration`, a calibration.json's text, is given) and power
+    the Pico up again on it (mpremote's closing reset is machine.reset(), at which the
+    emulator stops: a power cycle, the flash kept, does what it would). `options` go to
+    deploy.py too."""
     config = folder / "config.json"
     config.write_text(json.dumps(firmware_config(load(profile), variant)), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(FIRMWARE / "deploy.py"), str(config),
-                           "--port", pico.serial_url, "--mpy"],
-                          capture_output=True, text=True, timeout=900)
+    command = [sys.executable, str(FIRMWARE / "deploy.py"), str(config),
+               "--port", pico.serial_url, "--mpy", *options]
+    if calibration is not None:
+        (folder / "calibration.json").write_text(calibration, encoding="utf-8")
+        command += ["--calibration", str(folder / "calibration.json")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
         raise RuntimeError("deploy.py failed:\n" + done.stdout + done.stderr)
     if not pico.command("pico")["stopped"]:
         raise RuntimeError("the deploy did not end with a reset")
     pico.power_cycle()
+
+
+def table(seed: int = SEED, variant: str = VARIANT, durations: Durations | None = None
+          ) -> tuple[SimClock, Game, PhysicalBoard, LoadCells]:
+    """The run's board: its clock, the game, the seeds in their pits and the load cells under
+    them, drawn from `seed` (the same seed, the same board: its load cells' calibration, put
+    onto a standalone Pico before the game, is `table(seed)[3].calibration()`)."""
+    rng = random.Random(seed)
+    clock = SimClock()
+    game = Game(variant)
+    board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock, durations=durations)
+    return clock, game, board, LoadCells(board, clock, rng)
 
 
 def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
@@ -281,11 +353,7 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     profile = load(profile_name)
     layout = profile.led_layout()
     pico.set_mode("paused")
-    rng = random.Random(seed)
-    clock = SimClock()
-    game = Game(variant)
-    board = PhysicalBoard(game.rules.n, game.setup, rng, clock=clock, durations=durations)
-    cells = LoadCells(board, clock, rng)
+    clock, game, board, cells = table(seed, variant, durations)
     inputs = cells.inputs()
     pico.set_cells(inputs)
     base_ms = pico.now_ms()
@@ -295,10 +363,10 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
                                           max_retry_s=0.02))
     session = Session(MemoryStorage(), variant)
     player = LedPlayer(game.rules.n, random.Random(seed * 31 + 17), mistakes)
-    io: AtTheBoard | None = None
-    hands = Hands(player, board, lambda: io.press_confirm(), PATIENCE_MS)
-    io = AtTheBoard(bridge, pico, StripReader(layout.leds, layout.brightness), hands, clock,
-                     base_ms)
+    finger = Finger(pico, clock)
+    hands = Hands(player, board, lambda: finger.press("confirm"), PATIENCE_MS)
+    eyes = Eyes(pico, StripReader(layout.leds, layout.brightness), clock, base_ms)
+    io = AtTheBoard(bridge, eyes, finger, hands)
     runner = Runner(io, session, layout, "counting", cells.calibration(),
                     now_ms=lambda: clock.now_ms, max_count=sum(game.setup))
     kinds: set[str] = set()
@@ -348,8 +416,8 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
                 progress("%.1f s emulated, %.0f s wall: %s, %d strip looks, %d frames read, "
                          "%d unclear, link %s" % (
                              clock.now_ms / 1000, time.perf_counter() - started,
-                             session.guide.phase, io.reader.looks, io.frames_read,
-                             io.unclear, bridge.counters()))
+                             session.guide.phase, eyes.reader.looks, eyes.frames_read,
+                             eyes.unclear, bridge.counters()))
             guide = session.guide
             if guide.mistake is not None:
                 showing = guide.mistake
@@ -380,10 +448,10 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         "mistakes_flagged": events.count("mistake"),
         "mistakes_put_right": put_right,
         "confirms": events.count("confirmed"),
-        "frames_read": io.frames_read, "frames_not_sent": io.mismatched,
-        "unclear_looks": io.unclear,
-        "strip_looks": io.reader.looks, "torn_rings": io.reader.torn,
-        "unknown_colours": io.reader.unknown,
+        "frames_read": eyes.frames_read, "frames_not_sent": io.mismatched,
+        "unclear_looks": eyes.unclear,
+        "strip_looks": eyes.reader.looks, "torn_rings": eyes.reader.torn,
+        "unknown_colours": eyes.reader.unknown,
         "strip_frames": strip.get("frames"), "strip_errors": strip.get("errors"),
         "cpu_asleep": round(stats["pico"]["idleCycles"] / max(1, stats["pico"]["cycles"]), 3),
         "host_link": bridge.counters(),
@@ -394,22 +462,290 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     }
 
 
+# --- standalone mode ------------------------------------------------------------------------
+
+STANDALONE = "pico-standalone-2x6"
+LISTEN_TURNS = 5            # the players take in what the buzzer sounded every 50 ms
+TONE_SPREAD = 0.03          # a tone within 3% of a tune's note is that note
+SAME_TUNE_MS = 200          # tones of one tune this close together are one tune (a rest)
+SAFE_BOOT_LIMIT_MS = 30_000     # from power-on to the REPL in safe mode
+CUT_AFTER_DROPS = 2         # --power-cut: the power goes after the players read this many
+                            # frames asking for a seed to be dropped (the first seed sown)
+STANDALONE_PATIENCE_MS = 1500   # a standalone board's LEDs follow a step within about 0.7 s
+                            # (the sensing's settle, the drawing, SURE_MS): a step that changed
+                            # nothing on them (a seed put back into a pit still short of
+                            # seeds) is followed by the next after this
+
+
+def _tunes() -> dict[str, tuple]:
+    """firmware/standalone.py's tunes by the event each tells ("move_done", "mistake",
+    "offer", "game_over", "fault"), read from its source (it imports Pico-only modules)."""
+    tree = ast.parse((FIRMWARE / "standalone.py").read_text(encoding="utf-8"))
+    tunes = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name) and node.targets[0].id in (
+                "MOVE_DONE", "MISTAKE", "OFFER", "GAME_OVER", "FAULT"):
+            tunes[node.targets[0].id.lower()] = ast.literal_eval(node.value)
+    return tunes
+
+
+TUNES = _tunes()
+
+
+class Ears:
+    """What the players hear from a standalone board: each tune the buzzer plays (the
+    emulated piezo's tones, `EmulatedPico.tones`), named by the event it tells. A tone is a
+    tune's when it is within TONE_SPREAD of one of its notes; the notes of one tune follow
+    each other within SAME_TUNE_MS."""
+
+    def __init__(self, pico) -> None:
+        self.pico = pico
+        self.heard: list[str] = []
+        self.unknown: list[float] = []      # tones no tune has (a firmware or model bug)
+        self._last: tuple[str, float] | None = None      # the tune heard last, its end
+
+    def listen(self) -> None:
+        for tone in self.pico.tones():
+            name = next((name for name, notes in TUNES.items() for hz, _ in notes
+                         if hz and abs(tone["hz"] - hz) <= TONE_SPREAD * hz), None)
+            if name is None:
+                self.unknown.append(round(tone["hz"]))
+                continue
+            last = self._last
+            if last is None or last[0] != name or tone["start_ms"] - last[1] > SAME_TUNE_MS:
+                self.heard.append(name)
+            self._last = (name, tone["start_ms"] + tone["ms"])
+
+    def count(self, name: str) -> int:
+        return self.heard.count(name)
+
+
+def _shows_a_mistake(frame: Frame) -> bool:
+    """A frame that asks for something to be put right: a flashing place (a seed in the
+    wrong pit), or the difference view's too many or too few."""
+    return any(pattern in (FLASH, MORE, LESS) for _, pattern in frame.places)
+
+
+def safe_boot(pico) -> None:
+    """Power the Pico up again with CONFIRM held, as a person does to get at a board's files
+    (main.py's safe mode starts nothing and leaves the REPL free); on return the emulator
+    runs in fast mode and the REPL answers."""
+    pico.set_mode("paused")
+    pico.power_cycle()
+    pico.press("confirm")
+    waited = 0
+    while not pico.command("pico")["connected"]:
+        if waited > SAFE_BOOT_LIMIT_MS:
+            raise RuntimeError("the Pico's USB serial port did not come up in %d s"
+                               % (SAFE_BOOT_LIMIT_MS // 1000))
+        pico.run_ms(100)
+        waited += 100
+    pico.run_ms(2000)               # main.py sees CONFIRM held and stops
+    pico.release("confirm")
+    pico.set_mode("fast")
+
+
+def read_after_safe_boot(pico, names: list[str]) -> dict[str, str | None]:
+    """`names` read off the Pico's flash after a safe boot (`safe_boot`): each file's text,
+    None when it is not there."""
+    safe_boot(pico)
+    out = pico.exec("import json\n"
+                    "files = {}\n"
+                    "for name in %r:\n"
+                    "    try:\n"
+                    "        with open(name) as handle:\n"
+                    "            files[name] = handle.read()\n"
+                    "    except OSError:\n"
+                    "        files[name] = None\n"
+                    "print(json.dumps(files))\n" % (names,), timeout_s=120)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def reconfigure(pico, folder: Path, profile: str, variant: str = VARIANT,
+                calibration: str | None = None) -> None:
+    """Give a deployed Pico another board's config (and a calibration) as a maker does: a
+    safe boot, then `firmware/deploy.py CONFIG --config-only [--calibration FILE]`, which
+    copies those two files and resets the Pico."""
+    safe_boot(pico)
+    pico.disconnect()
+    pico.set_mode("realtime")
+    deploy(pico, folder, profile, variant, calibration, "--config-only")
+
+
+def replay(journal: str) -> dict:
+    """The game a standalone Pico's journal.jsonl describes, replayed on the host's rules
+    engine: the moves, the board after them, each move's kinds of step and relay laps."""
+    session = Session.resume(MemoryStorage(journal.splitlines()), SYNC_MOVE)
+    played = session.game
+    game = Game(played.rules, setup=played.setup, first=played.first)
+    kinds: set[str] = set()
+    laps = 0
+    for move in played.moves:
+        script = game.copy().push(move, script=True)
+        kinds.update(step[0] for step in script)
+        laps = max(laps, sum(step[0] == "pick" for step in script))
+        game.push(move)
+    return {"moves": len(played.moves), "over": played.over,
+            "engine": session.guide.board.places(), "kinds": sorted(kinds),
+            "most_laps": laps}
+
+
+def _calibration_summary(text: str | None, deployed: str) -> dict | None:
+    """What the Pico's calibration.json holds at the end: its channels, and whether it was
+    written again since the deploy (at each completed move, the drift folded in)."""
+    if text is None:
+        return None
+    return {"channels": Calibration.from_json(text).channels, "rewritten": text != deployed}
+
+
+def play_standalone(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
+                    variant: str = VARIANT, durations: Durations | None = None,
+                    power_cut: bool = False,
+                    progress: Callable[[str], None] | None = None) -> dict:
+    """Play on `pico`, an EmulatedPico with pico-standalone-2x6's firmware, config and the
+    calibration of `table(seed)` installed, powered on (again, if it ran) with the seeds of
+    the game's start on it: the whole controller runs on the Pico; the players
+    see the strip, hear the buzzer and press the buttons. It stops once the buzzer has told
+    `moves` moves done (0: the game's end); then, powered up again in safe mode, the Pico's
+    journal is read and replayed on the host's engine and the board compared with it. With
+    `power_cut`, the board loses its power in the middle of the first move (seeds may be in
+    the players' hand) and gets it back at once: the Pico resumes the game from its journal
+    at the start of that move, and its difference view leads the players to put the board
+    back. What happened, as a dict (the strip's and CPU's figures count from the last power-on);
+    `durations` and `progress` as for `play`."""
+    started = time.perf_counter()
+    layout = load(STANDALONE).led_layout()
+    pico.set_mode("paused")
+    if pico.now_ms() > 0:
+        pico.power_cycle()          # the board is switched on with the seeds set out on it
+    clock, game, board, cells = table(seed, variant, durations)
+    inputs = cells.inputs()
+    pico.set_cells(inputs)
+    base_ms = pico.now_ms()
+    player = LedPlayer(game.rules.n, random.Random(seed * 31 + 17), mistakes)
+    finger = Finger(pico, clock)
+    hands = Hands(player, board, lambda: finger.press("confirm"), STANDALONE_PATIENCE_MS)
+    eyes = Eyes(pico, StripReader(layout.leds, layout.brightness), clock, base_ms)
+    ears = Ears(pico)
+    at_work = True
+    showing = False                 # the strip asks for a mistake to be put right
+    put_right = 0
+    turns = 0
+    next_heartbeat = 0
+    drops_read = 0
+    cut: dict | None = None         # when the power was cut, and what the strip showed after
+    while clock.now_ms < LIMIT_MS:
+        if list(cells.frames(clock.now_ms + TURN_MS)) and cells.inputs() != inputs:
+            inputs = cells.inputs()
+            pico.set_cells(inputs)
+        pico.run_ms(TURN_MS)
+        turns += 1
+        if eyes.look():
+            wrong = _shows_a_mistake(eyes.read_frame)
+            put_right += showing and not wrong
+            showing = wrong
+            drops_read += DROP in [pattern for _, pattern in eyes.read_frame.places]
+            if cut is not None and wrong:
+                cut["differences_read"] += 1
+        if power_cut and cut is None and drops_read >= CUT_AFTER_DROPS and board.idle \
+                and finger.holding is None:
+            ears.listen()           # what it said before it went quiet
+            pico.power_cycle()      # out and straight back in: paused, the flash kept
+            pico.set_cells(inputs)
+            eyes.went_dark(pico.now_ms() - clock.now_ms)
+            showing = False
+            cut = {"at_s": round(clock.now_ms / 1000, 1), "seeds_in_hand": len(board.hand),
+                   "differences_read": 0}
+        if at_work and eyes.read_frame is not None:
+            hands.turn(eyes.read_frame)
+        finger.turn()
+        if turns % LISTEN_TURNS == 0:
+            told = ears.count("move_done")
+            ears.listen()
+            if progress is not None and ears.count("move_done") != told:
+                progress("move %d heard done at %.1f s emulated, %.0f s wall" % (
+                    ears.count("move_done"), clock.now_ms / 1000,
+                    time.perf_counter() - started))
+            if ears.count("game_over") or (moves and ears.count("move_done") >= moves):
+                at_work = False     # the players step back once their hands are free
+        if not at_work and board.idle and not board.hand and finger.holding is None:
+            break
+        if eyes.read_frame is None and clock.now_ms > BOOT_LIMIT_MS:
+            raise RuntimeError("the standalone board showed nothing readable in %d s after "
+                               "power-on" % (BOOT_LIMIT_MS // 1000))
+        if progress is not None and clock.now_ms >= next_heartbeat:
+            next_heartbeat = clock.now_ms + 5000
+            progress("%.1f s emulated, %.0f s wall: heard %s, %d strip looks, %d frames read, "
+                     "%d unclear" % (clock.now_ms / 1000, time.perf_counter() - started,
+                                     ears.heard[-6:], eyes.reader.looks, eyes.frames_read,
+                                     eyes.unclear))
+    settle_until = clock.now_ms + SETTLE_MS
+    while clock.now_ms < settle_until:
+        list(cells.frames(clock.now_ms + TURN_MS))
+        pico.set_cells(cells.inputs())
+        pico.run_ms(TURN_MS)
+    ears.listen()
+    stats = pico.stats()
+    emulated_s = clock.now_ms / 1000
+    files = read_after_safe_boot(pico, [JOURNAL, CALIBRATION, "crash.txt"])
+    if files[JOURNAL] is None:
+        raise RuntimeError("the standalone Pico kept no %s" % JOURNAL)
+    replayed = replay(files[JOURNAL])
+    strip = stats["strip"]
+    return {
+        "mode": "standalone", "variant": variant, "seed": seed, "mistake_rate": mistakes,
+        "moves": replayed["moves"], "over": replayed["over"],
+        "board_matches_engine": board.counts() == replayed["engine"],
+        "board": board.counts(), "engine": replayed["engine"],
+        "kinds": replayed["kinds"], "most_laps": replayed["most_laps"],
+        "moves_heard": ears.count("move_done"),
+        "mistakes_made": len(player.mistakes),
+        "mistakes_heard": ears.count("mistake"),
+        "mistakes_put_right": put_right,
+        "tunes_heard": ears.heard, "unknown_tones": ears.unknown,
+        "frames_read": eyes.frames_read, "unclear_looks": eyes.unclear,
+        "strip_looks": eyes.reader.looks, "torn_rings": eyes.reader.torn,
+        "unknown_colours": eyes.reader.unknown,
+        "strip_frames": strip.get("frames"), "strip_errors": strip.get("errors"),
+        "cpu_asleep": round(stats["pico"]["idleCycles"] / max(1, stats["pico"]["cycles"]), 3),
+        "power_cut": cut,
+        "journal_lines": len(files[JOURNAL].splitlines()),
+        "calibration": _calibration_summary(files[CALIBRATION],
+                                            cells.calibration().to_json()),
+        "crash": files["crash.txt"],
+        "emulated_s": round(emulated_s, 1),
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python firmware/emulator/game.py",
                                      description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=("bridge", "standalone"), default="bridge",
+                        help="bridge: the host's controller, the Pico its board (%s); "
+                             "standalone: the controller on the Pico (%s)" % (
+                                 PROFILE, STANDALONE))
     parser.add_argument("--moves", type=int, default=6,
                         help="moves to play (0: the whole game; default 6)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--mistakes", type=float, default=0.05, metavar="RATE",
                         help="the share of steps the players get wrong (default 0.05)")
     parser.add_argument("--flash-in", metavar="IMAGE",
-                        help="boot a flash image with the bridge installed (else deploy)")
+                        help="boot a flash image that --flash-out saved with the same --mode "
+                             "(and, standalone, --seed: its calibration), else deploy")
     parser.add_argument("--flash-out", metavar="IMAGE",
                         help="save the flash after the deploy, for --flash-in")
     parser.add_argument("--quick", action="store_true",
                         help="players with quick hands (the test's; default: careful ones)")
+    parser.add_argument("--power-cut", action="store_true",
+                        help="standalone: cut the board's power in the middle of the first "
+                             "move (the game resumes from the Pico's journal)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.power_cut and args.mode != "standalone":
+        parser.error("--power-cut is for --mode standalone (in bridge mode the host keeps "
+                     "the game)")
     if args.moves < 0:
         parser.error("--moves must be 0 (the whole game) or more, not %d" % args.moves)
     if not 0 <= args.mistakes < 1:
@@ -421,15 +757,26 @@ def main(argv: list[str] | None = None) -> int:
     reason = emulated.unavailable_reason()
     if reason is not None:
         parser.error(reason)
+    standalone = args.mode == "standalone"
+    profile = STANDALONE if standalone else PROFILE
+    durations = QUICK if args.quick else None
     import tempfile
     with tempfile.TemporaryDirectory(prefix="layli-game-") as folder:
-        with emulated.EmulatedPico(board=PROFILE, flash_in=args.flash_in) as pico:
+        with emulated.EmulatedPico(board=profile, flash_in=args.flash_in) as pico:
             if args.flash_in is None:
-                deploy(pico, Path(folder))
+                calibration = table(args.seed)[3].calibration().to_json() if standalone \
+                    else None
+                deploy(pico, Path(folder), profile, calibration=calibration)
                 if args.flash_out:
                     pico.command("save_flash", path=str(Path(args.flash_out).resolve()))
-            result = play(pico, args.moves, args.seed, args.mistakes,
-                          durations=QUICK if args.quick else None, progress=lambda line: print(line, file=sys.stderr, flush=True))
+            print_progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+            if standalone:
+                result = play_standalone(pico, args.moves, args.seed, args.mistakes,
+                                         durations=durations, power_cut=args.power_cut,
+                                         progress=print_progress)
+            else:
+                result = play(pico, args.moves, args.seed, args.mistakes,
+                              durations=durations, progress=print_progress)
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0 if result["board_matches_engine"] else 1
 

@@ -161,6 +161,7 @@ class Server {
       case 'release': board().release(message.button); this.kick(); return reply({ ok: true });
       case 'strip': return reply({ ok: true, ...board().stripState() });
       case 'stats': return reply({ ok: true, ...board().stats(), pico: this.picoStats() });
+      case 'tones': return reply({ ok: true, ...board().takeTones() });
       case 'reset_stats': board().resetStats(); return reply({ ok: true });
       case 'probe': this.probe(message.pin); return reply({ ok: true });
       case 'edges': return reply({ ok: true, ...this.edges(message.pin) });
