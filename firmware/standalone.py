@@ -21,9 +21,10 @@ Files on the Pico's flash (littlefs), beside main.py:
   calibration procedure (on the Pico itself when there is none: calibrate.py); rewritten at
   each completed move with the drift tracked since folded into the tares, so a Pico that
   restarts does not start from a zero hours old;
-- `journal.jsonl`: the session's journal, flushed after each completed move (flash wears: not
-  after every step). After a power cut the game resumes at the start of the move that was under
-  way, and the difference view leads the board back there.
+- `journal.jsonl`: the session's journal, written after each completed move (its steps wait in
+  RAM: flash wears, and a littlefs write in the middle of a move stops the CPU for some 50 ms).
+  After a power cut the game resumes at the start of the move that was under way, and the
+  difference view leads the board back there.
 """
 
 import os

@@ -1,9 +1,12 @@
 """Where the journal lives: a small append-only storage interface and its two kinds.
 
-`FileStorage` is a file of lines; `sync()` makes the lines written so far survive a power cut
-(os.fsync where the runtime has it, as on a Pi; MicroPython has none and flushes, and a Pico
-syncs after each completed move). `MemoryStorage` keeps lines in a list, for tests and for a
-board without a filesystem.
+`FileStorage` is a file of lines; the lines appended wait in memory until `sync()` writes them
+and makes them survive a power cut (os.fsync where the runtime has it, as on a Pi; MicroPython
+has none, and closing the file commits it to the Pico's littlefs). A Pi syncs after every step,
+a Pico after each completed move: nothing touches its flash in the middle of a move, where a
+littlefs block copy would stop the CPU for 50 ms, and a power cut loses the move under way,
+which the game resumes at the start of. `MemoryStorage` keeps lines in a list, for tests and
+for a board without a filesystem.
 
 Portable core: MicroPython subset.
 """
@@ -34,42 +37,46 @@ class MemoryStorage:
 
 
 class FileStorage:
-    """Lines in a text file, appended and synced; a torn last line (the power went while it was
-    written) is left for the reader to drop."""
+    """Lines in a text file, appended in memory and written, synced, by `sync()` (or `close()`);
+    a torn last line (the power went while it was written) is left for the reader to drop."""
 
     def __init__(self, path):
         self.path = path
-        self._file = None
+        self._pending = []          # appended, not yet written
 
     def lines(self):
         try:
             with open(self.path) as handle:
                 text = handle.read()
         except OSError:
-            return []
+            text = ""
         if not text:
-            return []       # a cleared journal: no lines (not one empty line)
-        return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+            written = []    # a cleared journal: no lines (not one empty line)
+        elif text.endswith("\n"):
+            written = text.split("\n")[:-1]
+        else:
+            written = text.split("\n")
+        return written + self._pending
 
     def append(self, line):
-        if self._file is None:
-            self._file = open(self.path, "a")
-        self._file.write(line + "\n")
+        self._pending.append(line)
 
     def sync(self):
-        if self._file is None:
+        if not self._pending:
             return
-        self._file.flush()
-        fsync = getattr(os, "fsync", None)
-        if fsync is not None:
-            fsync(self._file.fileno())
+        with open(self.path, "a") as handle:
+            handle.write("\n".join(self._pending) + "\n")
+            handle.flush()
+            fsync = getattr(os, "fsync", None)
+            if fsync is not None:
+                fsync(handle.fileno())
+        self._pending = []
 
     def clear(self):
-        self.close()
+        self._pending = []
         with open(self.path, "w"):
             pass
 
     def close(self):
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        """Write what is appended (a clean stop keeps every line)."""
+        self.sync()
