@@ -227,6 +227,30 @@ def test_a_button_to_ground_reads_low_through_the_pull_up(pico):
     assert pico.stats()["buttons"]["confirm"]["presses"] == 1
 
 
+def test_the_buzzer_is_heard_note_by_note(pico):
+    """firmware/buzzer.py's tune on the real MicroPython's PWM (GP27): the emulated piezo hears
+    each note at its pitch for its length, a rest between them, as the standalone game's
+    players hear a board's chirps and buzzes."""
+    pico.install("buzzer", "clock")
+    pico.tones()
+    pico.exec("from buzzer import Buzzer\n"
+              "from clock import TicksClock\n"
+              "import time\n"
+              "clock = TicksClock()\n"
+              "b = Buzzer(27, clock)\n"
+              "b.play(((1319, 50), (0, 40), (523, 150)))\n"
+              "t = time.ticks_ms()\n"
+              "while time.ticks_diff(time.ticks_ms(), t) < 300:\n"
+              "    b.poll()\n"
+              "    time.sleep_ms(1)\n")
+    pico.run_ms(20)
+    heard = [(round(tone["hz"]), round(tone["ms"])) for tone in pico.tones()]
+    assert len(heard) == 2, heard
+    (high, high_ms), (low, low_ms) = heard
+    assert abs(high - 1319) <= 13 and 45 <= high_ms <= 52, heard   # PWM's divider: within 1%
+    assert abs(low - 523) <= 5 and 145 <= low_ms <= 152, heard
+
+
 def test_mpremote_copies_a_file_over_the_socket_and_runs_it(pico, tmp_path):
     script = tmp_path / "greet.py"
     script.write_text("import sys\nprint('hello from', sys.platform)\n")
