@@ -513,6 +513,27 @@ def test_the_game_command_refuses_bad_arguments(args, words, capsys):
     assert stopped.value.code == 2 and words in capsys.readouterr().err
 
 
+def test_a_pico_that_resets_itself_in_a_game_is_reported_with_its_crash():
+    """A standalone Pico whose watchdog bites (main.py leaves crash.txt when its loop dies):
+    the game stops with PicoReset, crash.txt read after a safe boot, not a bare emulator
+    error."""
+    from simulator.clock import SimClock
+
+    with emulated.EmulatedPico(board=game.STANDALONE) as pico:
+        pico.exec("with open('crash.txt', 'w') as f:\n"
+                  "    f.write('MemoryError: memory allocation failed')\n"
+                  "from machine import WDT\n"
+                  "WDT(timeout=200)\n")
+        pico.disconnect()
+        pico.set_mode("paused")
+        clock = SimClock()
+        with pytest.raises(game.PicoReset) as reset:
+            for _ in range(100):
+                game.run_turn(pico, clock)
+                clock.advance_to(clock.now_ms + game.TURN_MS)
+    assert "MemoryError" in reset.value.crash and "reset itself" in str(reset.value)
+
+
 @pytest.fixture(scope="module")
 def standalone_image(bridge_image, tmp_path_factory):
     """The bridge board made a standalone one, as a maker would: a safe boot (CONFIRM held),

@@ -591,6 +591,28 @@ def replay(journal: str) -> dict:
             "most_laps": laps}
 
 
+class PicoReset(RuntimeError):
+    """The standalone Pico reset itself in the game (its watchdog, after a crash or a step
+    that took too long): `crash` is the crash.txt it left (None: none, a hang)."""
+
+    def __init__(self, at_s: float, crash: str | None) -> None:
+        super().__init__("the standalone Pico reset itself %.1f emulated s into the game (its "
+                         "watchdog or machine.reset()); crash.txt: %s" % (
+                             at_s, crash.strip() if crash else "none (a hang, not a crash)"))
+        self.at_s, self.crash = at_s, crash
+
+
+def run_turn(pico, clock: SimClock) -> None:
+    """Run the Pico TURN_MS on; a reset of its own is a PicoReset with its crash.txt."""
+    try:
+        pico.run_ms(TURN_MS)
+    except Exception:
+        if not pico.command("pico").get("stopped"):
+            raise
+        files = read_after_safe_boot(pico, ["crash.txt"])
+        raise PicoReset(clock.now_ms / 1000, files["crash.txt"]) from None
+
+
 def _calibration_summary(text: str | None, deployed: str) -> dict | None:
     """What the Pico's calibration.json holds at the end: its channels, and whether it was
     written again since the deploy (at each completed move, the drift folded in)."""
@@ -639,7 +661,7 @@ def play_standalone(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.
         if list(cells.frames(clock.now_ms + TURN_MS)) and cells.inputs() != inputs:
             inputs = cells.inputs()
             pico.set_cells(inputs)
-        pico.run_ms(TURN_MS)
+        run_turn(pico, clock)
         turns += 1
         if eyes.look():
             wrong = _shows_a_mistake(eyes.read_frame)
@@ -684,7 +706,7 @@ def play_standalone(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.
     while clock.now_ms < settle_until:
         list(cells.frames(clock.now_ms + TURN_MS))
         pico.set_cells(cells.inputs())
-        pico.run_ms(TURN_MS)
+        run_turn(pico, clock)
     ears.listen()
     stats = pico.stats()
     emulated_s = clock.now_ms / 1000
