@@ -65,7 +65,12 @@ class FileStorage:
         if not self._pending:
             return
         with open(self.path, "a") as handle:
-            handle.write("\n".join(self._pending) + "\n")
+            # line by line: a move's lines joined are kilobytes in one piece, which a Pico's
+            # full, cut-up heap may not have (a 14-lap relay's 2.2 KB: MemoryError, found on
+            # the emulated Pico)
+            for line in self._pending:
+                handle.write(line)
+                handle.write("\n")
             handle.flush()
             fsync = getattr(os, "fsync", None)
             if fsync is not None:
