@@ -66,7 +66,7 @@ class FileStorage:
             return
         with open(self.path, "a") as handle:
             # line by line: a move's lines joined are kilobytes in one piece, which a Pico's
-            # full, cut-up heap may not have (a 14-lap relay's 2.2 KB: MemoryError, found on
+            # full, cut-up heap may not have (a long relay's 2.2 KB: MemoryError, found on
             # the emulated Pico)
             for line in self._pending:
                 handle.write(line)
