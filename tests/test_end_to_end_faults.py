@@ -6,6 +6,8 @@ Pico shows, with 1% of the bytes corrupted and the cable pulled in the middle of
 README. (A clean line, with the real firmware on the emulated Pico: tests/test_emulated_pico.py's
 bridge game.)"""
 
+import pytest
+
 from controller.rules.record import read
 from simulator.end_to_end import play
 
@@ -22,3 +24,14 @@ def test_a_game_through_the_protocol_with_corrupted_bytes_and_a_pulled_cable():
     assert result["host_link"]["dropped"] > 0 and result["device_link"]["dropped"] > 0
     assert result["pulled"]["step"] >= 3        # in the middle of a move
     assert result["connections"] == 2           # reconnected by itself
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--moves", "-2"], "--moves must be 0 (the whole game) or more, not -2"),
+    (["--corrupt", "1.5"], "--corrupt is a share of bytes, 0 to under 1, not 1.5")])
+def test_the_command_refuses_bad_arguments(argv, words, capsys):
+    from simulator.end_to_end import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2 and words in capsys.readouterr().err
