@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import threading
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 
@@ -261,7 +262,32 @@ def test_mpremote_copies_a_file_over_the_socket_and_runs_it(pico, tmp_path):
     assert "greet.py" in listed.stdout
 
 
-def test_a_power_cycle_keeps_the_flash_and_nothing_else(tmp_path):
+def test_a_power_cycle_keeps_the_flash_and_nothing_else(monkeypatch):
+    """Also when the stopped emulator's end of output is read only after the next one has
+    been started (a busy machine: CI once failed so, "the emulator stopped" at the start)."""
+    spawned, changed = [], threading.Condition()
+    popen = emulated.subprocess.Popen
+    read_replies = emulated.EmulatedPico._read_replies
+
+    def counted_popen(*args, **kwargs):
+        process = popen(*args, **kwargs)
+        with changed:
+            spawned.append(process)
+            changed.notify_all()
+        return process
+
+    def late_end(process, replies):
+        def lines_then_the_next_start():
+            yield from process.stdout
+            with changed:
+                changed.wait_for(lambda: spawned[-1] is not process, timeout=30)
+
+        class Late:
+            stdout = lines_then_the_next_start()
+        read_replies(Late, replies)
+
+    monkeypatch.setattr(emulated.subprocess, "Popen", counted_popen)
+    monkeypatch.setattr(emulated.EmulatedPico, "_read_replies", staticmethod(late_end))
     with emulated.EmulatedPico(board=None) as bare:
         bare.put("kept.txt", b"still here")
         bare.exec("import builtins; builtins.marker = 1")

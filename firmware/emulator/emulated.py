@@ -224,7 +224,12 @@ class EmulatedPico:
             self._process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=log, text=True,
                                              bufsize=1)
-        threading.Thread(target=self._read_replies, args=(self._process,), daemon=True).start()
+        # each process its own queue: the reader of a process stopped by power_cycle() may
+        # see its end of file only after the next one started, and its end must not be read
+        # as the new emulator stopping
+        self._replies = queue.Queue()
+        threading.Thread(target=self._read_replies, args=(self._process, self._replies),
+                         daemon=True).start()
         ready = self._reply(None, 30.0, "start")
         self.serial_url = ready["serial_url"]
         if self.mode != "paused":
@@ -267,17 +272,17 @@ class EmulatedPico:
         self.command("save_flash", path=str(image))
         self._stop()
         self.flash_in = image
-        self._replies = queue.Queue()
         self.start()
 
     # ---------------------------------------------------------------------- control channel
-    def _read_replies(self, process: subprocess.Popen) -> None:
+    @staticmethod
+    def _read_replies(process: subprocess.Popen, replies: queue.Queue) -> None:
         for line in process.stdout:
             try:
-                self._replies.put(json.loads(line))
+                replies.put(json.loads(line))
             except ValueError:
-                self._replies.put({"ok": False, "error": "the emulator wrote %r" % line[:200]})
-        self._replies.put(None)
+                replies.put({"ok": False, "error": "the emulator wrote %r" % line[:200]})
+        replies.put(None)
 
     def _log_tail(self) -> str:
         try:
