@@ -22,6 +22,7 @@ from controller.sensing import (ActivitySensor, Calibration, Calibrator, Countin
                                 count_confidence, median5, place_name, reliable_count,
                                 seed_spread)
 from controller.sensing.frames import pit_name
+from controller.sensing.counting import PACE_MOST
 
 FRAME_MS = 12.5             # 80 frames a second
 LAG_MS = 40                 # the median of 5 follows a step after 2 frames: 25 ms (+ a frame)
@@ -237,6 +238,37 @@ def test_a_step_is_counted_between_the_settle_time_and_a_few_frames_more():
         t += FRAME_MS
     assert 200 <= t - start <= FOLLOW_MS
     assert sensor.settled[0] and sensor.confidence[0] > 0.99
+
+
+def test_steady_counts_are_judged_again_a_few_channels_a_frame():
+    """The every-100-ms judgements of steady counts (floats: 1.4 ms a channel on a Pico) are
+    spread over the frames, 3 of 14 channels a frame at most (1.4 a frame at 80 Hz), not all
+    14 in one frame, nor on the frame after the CPU was away; each channel is still judged
+    again every 100 ms, or within 100 ms more once the CPU is back."""
+    cells = LoadCells(random.Random(7), channels=14, counts=[4] * 12 + [0, 0])
+    sensor = CountingSensor(cells.calibration())
+    t = settle(sensor, cells)
+    last = list(sensor.values)
+    judged_at = [t] * 14
+    most, longest = 0, 0.0
+    after_gaps = 0
+    for frame in range(400):                    # 5 s
+        sensor.feed(t, cells.frame(t))
+        judged = [i for i in range(14) if sensor.values[i] != last[i]]
+        if frame % 50 == 49:
+            after_gaps = max(after_gaps, len(judged))
+        else:
+            most = max(most, len(judged))
+        for i in judged:
+            longest = max(longest, t - judged_at[i])
+            judged_at[i] = t
+        last = list(sensor.values)
+        t += FRAME_MS
+        if frame % 50 == 48:
+            t += 60                             # the CPU away (a collection): 5 frames late
+    assert most <= PACE_MOST and after_gaps == PACE_MOST
+    assert longest <= 2 * 100 + 60            # a backlog after the gap clears in ~100 ms
+    assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
 
 
 @pytest.mark.parametrize("seed, spread", [(1, 0.0), (2, 0.0), (3, 0.02)])

@@ -26,7 +26,12 @@ value is judged (every 100 ms):
    band of frames. Leaving the band starts a new one: the place is unsettled (a seed falling in,
    a hand in the pit). A step of one seed always leaves it.
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
-   hand resting on the pit trembles more than that) is judged, then again every 100 ms: its
+   hand resting on the pit trembles more than that) is judged at once, then again every
+   100 ms. These re-judgements of a steady count are paced: the channels earn them a little
+   faster than they fall due, and a frame makes only those earned, three at most, so their
+   floats (1.4 ms a channel on a Pico) are spread over the frames, one or two a frame at 80
+   frames a second, instead of all falling on one, or on the frame after the CPU was away;
+   one not yet earned waits a frame or two. Its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
    wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how
    many seeds are in play (a cell off scale that the converter's range did not catch), both
@@ -83,6 +88,8 @@ except ImportError:
 
 RING = const(5)             # readings the median filter holds (median5 is written for 5)
 JUDGE_MS = const(100)       # a settled channel is judged again every 100 ms (8 frames at 80 Hz)
+PACE_MOST = const(3)        # ... no more than this many such re-judgements in one frame
+PACE_CAP = const(PACE_MOST * JUDGE_MS)
 BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
 MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
 MOTION_FRAMES = const(16)
@@ -273,7 +280,7 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "_channels", "_t")
+                 "_channels", "_t", "_credit")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None):
@@ -322,6 +329,7 @@ class CountingSensor:
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
+        self._credit = 0            # re-judgements earned, channel-ms (see feed)
 
     @property
     def channels(self):
@@ -360,6 +368,12 @@ class CountingSensor:
         channels = self._channels
         size = len(channels)
         check_frame(raw, size, missing=True)
+        # the re-judgements of counted bands earned by now (in channel-ms: one costs JUDGE_MS),
+        # at one and a half times the rate they fall due (a backlog clears), no more than
+        # PACE_MOST at once; a new band's first judgements are never held back
+        if self._t is not None:
+            credit = self._credit + (3 * size * int(t_ms - self._t) >> 1)
+            self._credit = credit if credit < PACE_CAP else PACE_CAP
         self._t = t_ms
         changed = []
         settled = self.settled
@@ -430,7 +444,9 @@ class CountingSensor:
                 n >>= 1
                 ch.acc //= 2
             ch.n = n
-            if t_ms >= ch.due:
+            if t_ms >= ch.due and (ch.fresh or self._credit >= JUDGE_MS):
+                if not ch.fresh:
+                    self._credit -= JUDGE_MS
                 ch.due = t_ms + JUDGE_MS
                 if self._judge(i, ch, t_ms):
                     changed.append(i)
