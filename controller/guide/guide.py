@@ -237,6 +237,19 @@ class Guide:
             return False
         return counts == self.board.places()
 
+    def prepare(self):
+        """Work ahead while the board waits for a move: the step script of one more legal
+        move, so that the reading where a pit is lifted finds them all made (on a Pico the
+        scripts of a position's legal moves take some 15 ms, more than a frame). Call it when
+        there is nothing else to do; True while there is more to prepare."""
+        if self.phase != AWAIT:
+            return False
+        for move in self.game.legal_moves():
+            if move not in self.scripts:
+                self._script(move)
+                return True
+        return False
+
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
         if self.phase == AWAIT and move in self.game.legal_moves():

@@ -99,6 +99,10 @@ class Session:
             self._end_hand()
         return frame
 
+    def prepare(self):
+        """Work ahead while nothing happens (Guide.prepare); True while there is more."""
+        return self.setup is None and self.guide.prepare()
+
     def _hand_ended(self):
         """A match's hand is over and not yet closed."""
         match = self.match

@@ -7,7 +7,7 @@ from controller.guide.frame import DROP, FLASH
 from helpers import follow_leds
 
 
-def _play(variant, mode="counting"):
+def _play(variant, mode="counting", prepare=False):
     game = Game(variant)
     guide = Guide(game, mode)
     counts = game.pits + [0, 0]
@@ -15,6 +15,8 @@ def _play(variant, mode="counting"):
     for _ in range(20000):
         if guide.phase == OVER:
             break
+        while prepare and guide.prepare():
+            pass
         before = counts[:]
         hand = follow_leds(guide.frame, counts, hand)
         if mode == ACTIVITY:
@@ -31,6 +33,20 @@ def _play(variant, mode="counting"):
 def test_whole_games_from_the_leds_alone():
     for variant in ("layli-goobalay", "tampoduo", "mangala-iv"):
         _play(variant)
+
+
+def test_scripts_prepared_while_the_board_waits_are_the_moves_own():
+    game = Game("layli-goobalay")
+    guide = Guide(game)
+    prepared = 0
+    while guide.prepare():
+        prepared += 1
+    legal = game.legal_moves()
+    assert prepared == len(legal) and sorted(guide.scripts) == sorted(legal)
+    for move in legal:
+        assert guide.scripts[move] == game.copy().push(move, script=True)
+    # a whole game with the guide working ahead whenever it can is the same game
+    assert _play("layli-goobalay", prepare=True).moves == _play("layli-goobalay").moves
 
 
 def test_whole_game_in_activity_mode():
