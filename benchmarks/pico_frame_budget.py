@@ -267,10 +267,11 @@ for name in (JOURNAL, CALIBRATION):
         pass
 places = len(config["game"]["layout"])
 save_text(CALIBRATION, Calibration(%(tare)r, %(per_seed)r, 0.02, noise=[0.0] * places).to_json())
-# this step's sense (sensing + session), react (sounds, flash), colours, strip write; of the
+# this step's sense (sensing + session), react (sounds), colours, strip write; of the
 # sense: the session's update, and in it the guide's scripts of moves, the journal's appends
-# and syncs, the guide's look-ahead (_ahead) and its frame (_render); the sensors' read
-part = [0] * 10
+# and syncs, the guide's look-ahead (_ahead) and its frame (_render); the sensors' read; a
+# file written between readings (the journal's lines, the calibration); scripts prepared
+part = [0] * 12
 accepted = []               # what the guide accepted from this step's reading
 wrapped = [None, None, None]    # the session, guide and storage whose methods are timed
 
@@ -323,6 +324,13 @@ class Timed(Standalone):
         Standalone._react(self)
         part[1] += ticks_diff(ticks_us(), t)
 
+    def _work_ahead(self, idle):
+        before = (self.storage.due, self.calibration_due)
+        t = ticks_us()
+        Standalone._work_ahead(self, idle)
+        if (self.storage.due, self.calibration_due) != before:      # a file written
+            part[10] += ticks_diff(ticks_us(), t)
+
 
 place_colours = standalone.place_colours
 
@@ -348,8 +356,35 @@ def timed_show(colours, led_place):
 device.strip.show_places = timed_show
 device.sensors.read = timing(device.sensors.read, 9)
 app = Timed(device, clock, config["game"])
+prepare = app.session.prepare
+
+
+def timed_prepare():
+    t = ticks_us()
+    more = prepare()
+    if more:
+        part[11] += ticks_diff(ticks_us(), t)
+    return more
+
+
+app.session.prepare = timed_prepare
 fs = os.statvfs("/")
 histogram = array("H", bytes(2 * %(buckets)d))
+
+
+def record(label, took, part):
+    entry = worst.get(label)
+    if entry is None:
+        entry = worst[label] = [0] * 14
+    entry[0] += 1
+    if took > entry[1]:
+        entry[1], entry[2], entry[3], entry[4] = took, part[0], part[1], part[2] + part[3]
+        entry[6], entry[7], entry[8], entry[9], entry[10], entry[11] = part[4:10]
+        entry[12], entry[13] = part[10], part[11]
+    if part[2] + part[3] > entry[5]:
+        entry[5] = part[2] + part[3]
+
+
 worst = {}                  # what a step did -> [steps, longest us, its sense us, most sense us]
 collections = 0
 longest = [0, ""]
@@ -364,6 +399,8 @@ limit_ms = %(limit_ms)d
 moves_cap = %(moves)d
 over_at = None
 frames = 0
+steps = 0
+device_collections = device.collections
 while True:
     game = app.session.game
     if over_at is None and (game.over or (moves_cap and len(game.moves) >= moves_cap)):
@@ -372,43 +409,53 @@ while True:
         break
     if time.ticks_diff(time.ticks_ms(), start) > limit_ms:
         break
-    for k in range(10):
+    for k in range(12):
         part[k] = 0
+    if app.session.prepare is not timed_prepare:
+        prepare = app.session.prepare       # a new game's session
+        app.session.prepare = timed_prepare
     fed = app.frames
     t = ticks_us()
     app.step()
     took = ticks_diff(ticks_us(), t)
-    now_in_use = gc.mem_alloc()
-    collected = now_in_use < in_use - 1024      # the heap shrank: a collection in this step
-    in_use = now_in_use
+    # the heap: gc.mem_alloc() walks the heap's table, 8 ms on a Pico, so it is looked at
+    # only after a long step (a collection takes 25 ms or more) and every 32nd step
+    steps += 1
+    collected = device.collections != device_collections     # Device.tick's own
+    device_collections = device.collections
+    if collected or took > 20000 or steps %% 32 == 0:
+        now_in_use = gc.mem_alloc()
+        collected = collected or now_in_use < in_use - 1024  # MicroPython's own
+        in_use = now_in_use
     if in_use > peak:
         peak = in_use
     if collected:
         collections += 1
         if in_use > live:
             live = in_use
+    # a file written at the end of the step, after the reading was judged: a step apart
+    flash = part[10]
     label = None
     if app.frames != fed:
         frames += 1
-        histogram[min(took // %(bucket_us)d, %(buckets)d - 1)] += 1
+        histogram[min((took - flash) // %(bucket_us)d, %(buckets)d - 1)] += 1
         label = "+".join(accepted) if accepted else "reading"
     if part[2] or part[3]:
         label = (label + "+render") if label else "render"
+    if part[11]:
+        label = (label + "+prepare") if label else "prepare"
     if collected:
         label = (label + "+gc") if label else "gc"
     del accepted[:]
+    if flash:
+        record("flash", flash, [0] * 10 + [flash, 0])
+        part[10] = 0
     if label is not None:
-        entry = worst.get(label)
-        if entry is None:
-            entry = worst[label] = [0] * 12
-        entry[0] += 1
-        if took > entry[1]:
-            entry[1], entry[2], entry[3], entry[4] = took, part[0], part[1], part[2] + part[3]
-            entry[6], entry[7], entry[8], entry[9], entry[10], entry[11] = part[4:10]
-        if part[2] + part[3] > entry[5]:
-            entry[5] = part[2] + part[3]
-    if took > longest[0]:
-        longest[0], longest[1] = took, label or "other"
+        record(label, took - flash, part)
+    if took - flash > longest[0]:
+        longest[0], longest[1] = took - flash, label or "other"
+    if flash > longest[0]:
+        longest[0], longest[1] = flash, "flash"
     shown = app.session.frame.places
     if shown != last_places:
         last_places = shown
@@ -588,12 +635,13 @@ def percentile(histogram: list[int], share: float) -> float:
 def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
     """The longest step that fed the guide a reading: its label and its figures (steps, us,
     sense us, react us, render us, the label's longest render us, session update us, of it
-    move scripts, journal, look-ahead and frame us, the sensors' read us). Only the steps with
-    no garbage collection in them, or with `collected` only those with one."""
-    found = ("none", [0] * 12)
+    move scripts, journal, look-ahead and frame us, the sensors' read us, a file written us,
+    scripts prepared us). Only the steps with no garbage collection in them, or with
+    `collected` only those with one."""
+    found = ("none", [0] * 14)
     for label, entry in result["worst"].items():
         kinds = label.split("+")
-        if kinds[0] in ("render", "gc") or collected != ("gc" in kinds):
+        if kinds[0] in ("render", "gc", "flash", "prepare") or collected != ("gc" in kinds):
             continue
         if entry[1] > found[1][1]:
             found = (label, entry)
@@ -603,7 +651,8 @@ def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
 KINDS = (("reading", "a reading that changed nothing"), ("drop", "a seed dropped"),
          ("pick", "a relay's pick"), ("capture", "a capture"), ("uur", "an Uur"),
          ("collect", "the end's collection"), ("start", "a move lifted"),
-         ("done", "a move completed"))
+         ("done", "a move completed"), ("flash", "a file written between readings"),
+         ("prepare", "a move's script prepared between readings"))
 
 
 def dominant(label: str, entry: list[int]) -> str:
@@ -612,9 +661,11 @@ def dominant(label: str, entry: list[int]) -> str:
         return "with a collection"
     parts = {"sensing": entry[2] - entry[6], "move scripts": entry[7], "journal": entry[8],
              "look-ahead": entry[9], "guide's frame": entry[10],
-             "react (calibration saved)": entry[3], "render": entry[4], "read": entry[11]}
+             "react": entry[3], "render": entry[4], "read": entry[11],
+             "file written": entry[12], "script prepared": entry[13]}
     parts["the rest of the guide"] = entry[6] - entry[7] - entry[8] - entry[9] - entry[10]
-    parts["the rest of the step"] = entry[1] - entry[2] - entry[3] - entry[4] - entry[11]
+    parts["the rest of the step"] = (entry[1] - entry[2] - entry[3] - entry[4] - entry[11]
+                                     - entry[12] - entry[13])
     name = max(parts, key=lambda part: parts[part])
     return "%s %.1f" % (name, parts[name] / 1000)
 

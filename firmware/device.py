@@ -120,12 +120,23 @@ class Device:
             return
         # a look at the heap (8 ms) and maybe a collection (25 ms), with the load cells' next
         # reads queued first; not yet possible (no reading just in): the next turn tries
-        plan_ahead = getattr(self.sensors, "plan_ahead", None)
-        if plan_ahead is not None and not plan_ahead():
+        if not self.may_be_away():
             return
         self._turns = 0
         if _mem_free() < self._collect_below:
             self.collect()
+
+    def may_be_away(self):
+        """True when the CPU may now be away (a collection, a flash write): the load cells'
+        next four reads, 40 ms of them, are queued in their program (hx711's `plan_ahead`)
+        and stay timed without it (a longer absence leaves the reads after those unplanned:
+        some may come out untrusted), or the sensors need no planning (digital pits).
+        False: not now (no reading just in, or the reads are queued already): ask again
+        after the next reading. With load cells, once True it is False until a reading has come in again,
+        so two things that each take the CPU away (a collection, a flash write) never follow
+        one another unplanned."""
+        plan_ahead = getattr(self.sensors, "plan_ahead", None)
+        return plan_ahead is None or plan_ahead()
 
     def collect(self):
         """Collect the heap's garbage now. MicroPython would do it by itself when the heap is

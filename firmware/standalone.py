@@ -18,24 +18,30 @@ The buzzer chirps at each completed move, buzzes at a mistake and plays a tune a
 Files on the Pico's flash (littlefs), beside main.py:
 
 - `calibration.json`: the load cells' calibration (`Calibration.to_json`), made once with the
-  calibration procedure (on the Pico itself when there is none: calibrate.py); rewritten at
+  calibration procedure (on the Pico itself when there is none: calibrate.py); rewritten after
   each completed move with the drift tracked since folded into the tares, so a Pico that
   restarts does not start from a zero hours old;
 - `journal.jsonl`: the session's journal, written after each completed move (its steps wait in
-  RAM: flash wears, and a littlefs write in the middle of a move stops the CPU for some 50 ms).
-  After a power cut the game resumes at the start of the move that was under way, and the
-  difference view leads the board back there.
+  RAM: flash wears). After a power cut the game resumes at the start of the move that was
+  under way, and the difference view leads the board back there.
+
+A littlefs write stops the CPU for 50 to 120 ms (a 4 KB flash sector erased, then
+programmed: W25Q16JV datasheet, 45 ms typical an erase). So neither file is written while a
+reading is judged: a completed move's journal lines, then the calibration, are each written
+at the end of a turn of the loop, after its reading (if any) was judged, one file a turn,
+with the load cells' next reads queued first (`Device.may_be_away`), as a garbage
+collection is. Before them, the turns with nothing else to do work out the step scripts of
+the next move's legal pits (`Session.prepare`), which the reading where a pit is lifted
+would otherwise compute all at once (15 ms on a Pico).
 """
 
 import os
 
-from controller.ai import Searcher
 from controller.guide.pixels import place_colours
 from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
 
-from calibrate import Calibrating
 from leds import led_places
 
 JOURNAL = "journal.jsonl"
@@ -57,8 +63,29 @@ class StandaloneError(ValueError):
 
 
 def hint_move(game):
-    """The move the computer opponent's Pico level would play (bounded nodes and memory)."""
+    """The move the computer opponent's Pico level would play (bounded nodes and memory).
+    The computer opponent is loaded at the first hint: 10 KB of bytecode a board that never
+    asks for one does not keep in its heap."""
+    from controller.ai import Searcher
     return Searcher("pico", seed=len(game.moves) + 1).choose(game)
+
+
+class Journal(FileStorage):
+    """The journal's file, whose `sync()` only notes that its lines are due: the board's
+    loop writes them (`write()`) at a moment of its choosing, not in the middle of judging
+    a reading."""
+
+    due = False
+
+    def sync(self):
+        self.due = True
+
+    def write(self):
+        self.due = False
+        FileStorage.sync(self)
+
+    def close(self):
+        self.write()
 
 
 def load_calibration(path, channels):
@@ -105,7 +132,8 @@ class Standalone:
         self.journal_path = folder + JOURNAL
         self.calibration_path = folder + CALIBRATION
         channels = device.sensors.channels
-        self.storage = FileStorage(self.journal_path)
+        self.storage = Journal(self.journal_path)
+        self.calibration_due = False    # the calibration to save (a move completed)
         self.frames = 0
         self.sensing_errors = 0
         self.skip_offered = False
@@ -130,6 +158,7 @@ class Standalone:
         self.calibrating = None
         calibration = load_calibration(self.calibration_path, channels)
         if calibration is None:             # a new board: calibrate it here
+            from calibrate import Calibrating
             self.calibrating = Calibrating(channels, self.session.game.setup)
         else:
             self.sensor = CountingSensor(calibration)
@@ -183,7 +212,8 @@ class Standalone:
             self._react()
         else:
             self._calibrated()
-        if now >= self._render_at:
+        rendered = now >= self._render_at
+        if rendered:
             self._render_at = now + RENDER_MS
             shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
             # the patterns' phase at the moment of drawing, not at the step's start: the
@@ -191,7 +221,25 @@ class Standalone:
             # start), and a blink drawn that late is a different blink to the players
             device.strip.show_places(place_colours(shown, self.layout, self.clock.ticks_ms()),
                                      self._led_place)
+        if self.calibrating is None:
+            self._work_ahead(frame is None and not rendered)
         device.tick()
+
+    def _work_ahead(self, idle):
+        """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
+        reading came in, no LEDs drawn) the next move's scripts, one a turn (a few ms each:
+        ready before the players can have lifted the next pit and the reading settled);
+        then a completed move's journal lines, then the calibration, each written when the
+        CPU may be away (see the module)."""
+        if idle and self.session.prepare():
+            return
+        storage = self.storage
+        if storage.due:
+            if self.device.may_be_away():
+                storage.write()
+        elif self.calibration_due and self.device.may_be_away():
+            self.calibration_due = False
+            save_text(self.calibration_path, self.sensor.calibration_now().to_json())
 
     def _sense(self, now, frame):
         sensor = self.sensor
@@ -217,7 +265,14 @@ class Standalone:
             session.takeback()
         elif button == HINT:
             if not session.game.over:
-                session.guide.show_hint(hint_move(session.game))
+                try:
+                    move = hint_move(session.game)
+                except MemoryError:         # the heap too full to load or run the search
+                    self.problem = "no hint: the Pico's memory is full"
+                    if self.device.buzzer is not None:
+                        self.device.buzzer.play(MISTAKE)
+                    return
+                session.guide.show_hint(move)
         elif button == CONFIRM:
             if self.skip_offered and session.skip_ahead():
                 self.skip_offered = False
@@ -236,7 +291,7 @@ class Standalone:
         for event in events:
             kind = event[0]
             if kind == "move_done":
-                save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+                self.calibration_due = True
                 tune = tune or MOVE_DONE
             elif kind == "mistake":
                 tune = MISTAKE

@@ -80,9 +80,81 @@ def test_calibration_saved_with_the_drift_at_each_move():
     while not app.session.game.moves:
         rig.advance_board(app.session.guide, seeds.counts, 3)
         rig.run(clock, app, 280, before=load)
+    # written in a turn of the loop of its own, after the journal's lines, between readings
+    rig.run(clock, app, 50, before=load)
     saved = json.loads(open(folder + CALIBRATION).read())
     assert saved["tare"] != json.loads(rig.calibration_json())["tare"]
     assert all(saved["tare"][i] > rig.TARE[i] for i in range(14))
+
+
+def test_a_moves_files_are_written_after_the_reading_with_the_reads_queued():
+    """A littlefs write stops a Pico's CPU for 50 ms or more: never while a reading is judged
+    (at the end of a step, after it), one file a step, each after the load cells' next reads
+    were queued."""
+    import standalone
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    steps = []                          # what each step did, in order
+    sensors, storage = device.sensors, app.storage
+    plan_ahead, write, save, sense = (sensors.plan_ahead, storage.write, standalone.save_text,
+                                      app._sense)
+
+    def planned():
+        queued = plan_ahead()
+        if queued:
+            steps[-1].append("queued")
+        return queued
+
+    def journal():
+        steps[-1].append("journal")
+        write()
+
+    def saved(path, text):
+        steps[-1].append("calibration")
+        save(path, text)
+
+    def sensed(now, frame):
+        steps[-1].append("reading")
+        sense(now, frame)
+
+    sensors.plan_ahead, storage.write, standalone.save_text, app._sense = (
+        planned, journal, saved, sensed)
+    try:
+        while not app.session.game.moves or not any("calibration" in s for s in steps):
+            if not app.session.game.moves:
+                rig.advance_board(app.session.guide, seeds.counts, 3)
+            for _ in range(70):
+                seeds.load()
+                steps.append([])
+                app.step()
+                clock.advance(4)
+    finally:
+        standalone.save_text = save
+    written = [s for s in steps if "journal" in s or "calibration" in s]
+    assert [s[-1] for s in written] == ["journal", "calibration"], written
+    for s in written:                   # alone, last in its step, after its reads were queued
+        assert s[-2:] in (["queued", "journal"], ["queued", "calibration"]), s
+    assert not storage.due and not app.calibration_due
+    moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
+             if '"e": "move"' in line]
+    assert moves == app.session.game.moves
+
+
+def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
+    """The turns with nothing to do prepare the step scripts of every legal pit, so the
+    reading where a pit is lifted need not compute them all (15 ms on a Pico)."""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    for moves in (0, 1):
+        while len(app.session.game.moves) < moves:
+            rig.advance_board(app.session.guide, seeds.counts, 4)
+            rig.run(clock, app, 280, before=seeds.load)
+        rig.run(clock, app, 200, before=seeds.load)
+        guide = app.session.guide
+        assert guide.phase == "await"
+        assert sorted(guide.scripts) == sorted(app.session.game.legal_moves())
 
 
 def test_buttons_hint_undo_new_game():
