@@ -229,9 +229,13 @@ class Standalone:
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
         reading came in, no LEDs drawn) the next move's scripts, one a turn (a few ms each:
         ready before the players can have lifted the next pit and the reading settled);
-        then a completed move's journal lines, then the calibration, each written when the
-        CPU may be away (see the module)."""
-        if idle and self.session.prepare():
+        once they are all made, a completed move's journal lines, then the calibration,
+        each written when the CPU may be away (see the module: the readings that wait
+        meanwhile keep the next turns busy, and the scripts would not be made in time)."""
+        session = self.session
+        if not session.prepared:
+            if idle:
+                session.prepare()
             return
         storage = self.storage
         if storage.due:

@@ -241,14 +241,24 @@ class Guide:
         """Work ahead while the board waits for a move: the step script of one more legal
         move, so that the reading where a pit is lifted finds them all made (on a Pico the
         scripts of a position's legal moves take some 15 ms, more than a frame). Call it when
-        there is nothing else to do; True while there is more to prepare."""
-        if self.phase != AWAIT:
+        there is nothing else to do; True when it made one."""
+        move = self._unprepared()
+        if move is None:
             return False
-        for move in self.game.legal_moves():
-            if move not in self.scripts:
-                self._script(move)
-                return True
-        return False
+        self._script(move)
+        return True
+
+    @property
+    def prepared(self):
+        """False while the board waits for a move whose script `prepare` has yet to make."""
+        return self._unprepared() is None
+
+    def _unprepared(self):
+        if self.phase == AWAIT:
+            for move in self.game.legal_moves():
+                if move not in self.scripts:
+                    return move
+        return None
 
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""

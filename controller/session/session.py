@@ -100,8 +100,13 @@ class Session:
         return frame
 
     def prepare(self):
-        """Work ahead while nothing happens (Guide.prepare); True while there is more."""
+        """Work ahead while nothing happens (Guide.prepare); True when it did some."""
         return self.setup is None and self.guide.prepare()
+
+    @property
+    def prepared(self):
+        """False while `prepare` has work to do (Guide.prepared)."""
+        return self.setup is not None or self.guide.prepared
 
     def _hand_ended(self):
         """A match's hand is over and not yet closed."""

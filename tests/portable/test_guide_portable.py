@@ -39,8 +39,10 @@ def test_scripts_prepared_while_the_board_waits_are_the_moves_own():
     game = Game("layli-goobalay")
     guide = Guide(game)
     prepared = 0
-    while guide.prepare():
+    while not guide.prepared:
+        assert guide.prepare()
         prepared += 1
+    assert not guide.prepare()
     legal = game.legal_moves()
     assert prepared == len(legal) and sorted(guide.scripts) == sorted(legal)
     for move in legal:
