@@ -324,10 +324,10 @@ class Timed(Standalone):
         Standalone._react(self)
         part[1] += ticks_diff(ticks_us(), t)
 
-    def _work_ahead(self, idle):
+    def _work_ahead(self, now, idle):
         before = (self.storage.due, self.calibration_due)
         t = ticks_us()
-        Standalone._work_ahead(self, idle)
+        Standalone._work_ahead(self, now, idle)
         if (self.storage.due, self.calibration_due) != before:      # a file written
             part[10] += ticks_diff(ticks_us(), t)
 

@@ -47,6 +47,7 @@ from leds import led_places
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second
+SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 
 # (hz, ms) notes; 0 hz is a rest
@@ -134,6 +135,7 @@ class Standalone:
         channels = device.sensors.channels
         self.storage = Journal(self.journal_path)
         self.calibration_due = False    # the calibration to save (a move completed)
+        self._waiting_since = None      # since when a file waits to be written (ms)
         self.frames = 0
         self.sensing_errors = 0
         self.skip_offered = False
@@ -222,22 +224,29 @@ class Standalone:
             device.strip.show_places(place_colours(shown, self.layout, self.clock.ticks_ms()),
                                      self._led_place)
         if self.calibrating is None:
-            self._work_ahead(frame is None and not rendered)
+            self._work_ahead(now, frame is None and not rendered)
         device.tick()
 
-    def _work_ahead(self, idle):
+    def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
         reading came in, no LEDs drawn) the next move's scripts, one a turn (a few ms each:
         ready before the players can have lifted the next pit and the reading settled);
         once they are all made, a completed move's journal lines, then the calibration,
         each written when the CPU may be away (see the module: the readings that wait
-        meanwhile keep the next turns busy, and the scripts would not be made in time)."""
+        meanwhile keep the next turns busy, and the scripts would not be made in time). A
+        CPU too busy for idle turns does not keep the files waiting more than
+        SCRIPTS_FIRST_MS."""
         session = self.session
-        if not session.prepared:
-            if idle:
-                session.prepare()
-            return
         storage = self.storage
+        if not (storage.due or self.calibration_due):
+            self._waiting_since = None
+        elif self._waiting_since is None:
+            self._waiting_since = now
+        if not session.prepared:
+            if idle and session.prepare():
+                return
+            if self._waiting_since is None or now - self._waiting_since < SCRIPTS_FIRST_MS:
+                return
         if storage.due:
             if self.device.may_be_away():
                 storage.write()

@@ -141,6 +141,32 @@ def test_a_moves_files_are_written_after_the_reading_with_the_reads_queued():
     assert moves == app.session.game.moves
 
 
+def test_a_moves_files_wait_a_second_at_most_for_the_next_scripts():
+    """A CPU with no idle turn (a 2 x 12 board's sensing) never makes every script: the files
+    are written all the same, SCRIPTS_FIRST_MS after the move."""
+    from controller.session import Session
+    from standalone import SCRIPTS_FIRST_MS
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    prepared = Session.prepared
+    Session.prepared = property(lambda session: False)      # never all made
+    try:
+        while not app.session.game.moves:
+            rig.advance_board(app.session.guide, seeds.counts, 4)
+            rig.run(clock, app, 40, before=seeds.load)
+        assert app.storage.due
+        rig.run(clock, app, SCRIPTS_FIRST_MS - 100, before=seeds.load)
+        assert app.storage.due and app.calibration_due
+        rig.run(clock, app, 200, before=seeds.load)
+        assert not app.storage.due and not app.calibration_due
+    finally:
+        Session.prepared = prepared
+    moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
+             if '"e": "move"' in line]
+    assert moves == app.session.game.moves
+
+
 def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
     """The turns with nothing to do prepare the step scripts of every legal pit, so the
     reading where a pit is lifted need not compute them all (15 ms on a Pico)."""
