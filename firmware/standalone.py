@@ -25,8 +25,9 @@ Files on the Pico's flash (littlefs), beside main.py:
   RAM: flash wears). After a power cut the game resumes at the start of the move that was
   under way, and the difference view leads the board back there.
 
-A littlefs write stops the CPU for 50 to 120 ms (a 4 KB flash sector erased, then
-programmed: W25Q16JV datasheet, 45 ms typical an erase). So neither file is written while a
+A littlefs write stops the CPU for 50 to 160 ms (a 4 KB flash sector erased, then
+programmed, 45 ms typical an erase in the W25Q16JV datasheet; 53 ms for the calibration, up
+to 162 ms for a move's journal lines on the emulated Pico). So neither file is written while a
 reading is judged: a completed move's journal lines, then the calibration, are each written
 at the end of a turn of the loop, after its reading (if any) was judged, one file a turn,
 with the load cells' next reads queued first (`Device.may_be_away`), as a garbage
