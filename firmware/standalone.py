@@ -48,7 +48,8 @@ from leds import led_places
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second
-SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts
+SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
+UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 
 # (hz, ms) notes; 0 hz is a rest
@@ -236,24 +237,31 @@ class Standalone:
         each written when the CPU may be away (see the module: the readings that wait
         meanwhile keep the next turns busy, and the scripts would not be made in time). A
         CPU too busy for idle turns does not keep the files waiting more than
-        SCRIPTS_FIRST_MS."""
+        SCRIPTS_FIRST_MS, nor one too late for the reads to be queued more than UNPLANNED_MS
+        (a game kept is worth a few untrusted readings)."""
         session = self.session
         storage = self.storage
         if not (storage.due or self.calibration_due):
             self._waiting_since = None
-        elif self._waiting_since is None:
+            if idle:
+                session.prepare()
+            return
+        if self._waiting_since is None:
             self._waiting_since = now
+        waited = now - self._waiting_since
         if not session.prepared:
             if idle and session.prepare():
                 return
-            if self._waiting_since is None or now - self._waiting_since < SCRIPTS_FIRST_MS:
+            if waited < SCRIPTS_FIRST_MS:
                 return
+        if not (self.device.may_be_away() or waited >= UNPLANNED_MS):
+            return
         if storage.due:
-            if self.device.may_be_away():
-                storage.write()
-        elif self.calibration_due and self.device.may_be_away():
+            storage.write()
+        else:
             self.calibration_due = False
             save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+        self._waiting_since = now       # the next file waits from now
 
     def _sense(self, now, frame):
         sensor = self.sensor

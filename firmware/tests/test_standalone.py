@@ -143,7 +143,7 @@ def test_a_moves_files_are_written_after_the_reading_with_the_reads_queued():
 
 def test_a_moves_files_wait_a_second_at_most_for_the_next_scripts():
     """A CPU with no idle turn (a 2 x 12 board's sensing) never makes every script: the files
-    are written all the same, SCRIPTS_FIRST_MS after the move."""
+    are written all the same, each SCRIPTS_FIRST_MS after the one before (the move's end)."""
     from controller.session import Session
     from standalone import SCRIPTS_FIRST_MS
     clock, device, app, folder = _standalone()
@@ -159,9 +159,33 @@ def test_a_moves_files_wait_a_second_at_most_for_the_next_scripts():
         rig.run(clock, app, SCRIPTS_FIRST_MS - 100, before=seeds.load)
         assert app.storage.due and app.calibration_due
         rig.run(clock, app, 200, before=seeds.load)
-        assert not app.storage.due and not app.calibration_due
+        assert not app.storage.due and app.calibration_due     # one file, then the other
+        rig.run(clock, app, SCRIPTS_FIRST_MS, before=seeds.load)
+        assert not app.calibration_due
     finally:
         Session.prepared = prepared
+    moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
+             if '"e": "move"' in line]
+    assert moves == app.session.game.moves
+
+
+def test_a_moves_files_are_written_even_when_the_reads_cannot_be_queued():
+    """A CPU always late for the load cells' next read (never a moment to queue them) still
+    writes a move's files, UNPLANNED_MS after the move: a game kept is worth a few readings."""
+    from standalone import UNPLANNED_MS
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    device.may_be_away = lambda: False
+    while not app.session.game.moves:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 40, before=seeds.load)
+    rig.run(clock, app, UNPLANNED_MS - 200, before=seeds.load)
+    assert app.storage.due
+    rig.run(clock, app, 400, before=seeds.load)
+    assert not app.storage.due and app.calibration_due      # the next file waits its turn
+    rig.run(clock, app, UNPLANNED_MS, before=seeds.load)
+    assert not app.calibration_due
     moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
              if '"e": "move"' in line]
     assert moves == app.session.game.moves
