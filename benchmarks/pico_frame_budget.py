@@ -42,8 +42,10 @@ a relay of several laps, captures and an Uur: 84 steps on 2 x 6) take about 10 m
 board on a loaded 2-core machine, the install 1-2 of them. Every step is timed on the Pico
 (ticks_us), and its parts by wrappers around the firmware's own methods: the
 sensing filter, the session's update and in it the guide's look-ahead, its scripts of moves,
-its frame and the journal's writes; the sounds and the calibration saved at each move
-(`_react`), the LED render and the strip write, the sensors' read. It prints:
+its frame and the journal's appends; the sounds (`_react`), the LED render and the strip
+write, the sensors' read; the files a completed move leaves (its journal lines, the
+calibration) written at the end of a step, counted as a step of their own ("flash"), and the
+next move's scripts made on idle turns ("prepare"). It prints:
 
 - the worst guide frame (a step that fed the guide a reading, no garbage collection in it)
   against the frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
@@ -361,10 +363,10 @@ prepare = app.session.prepare
 
 def timed_prepare():
     t = ticks_us()
-    more = prepare()
-    if more:
+    made = prepare()
+    if made:
         part[11] += ticks_diff(ticks_us(), t)
-    return more
+    return made
 
 
 app.session.prepare = timed_prepare
@@ -651,8 +653,8 @@ def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
 KINDS = (("reading", "a reading that changed nothing"), ("drop", "a seed dropped"),
          ("pick", "a relay's pick"), ("capture", "a capture"), ("uur", "an Uur"),
          ("collect", "the end's collection"), ("start", "a move lifted"),
-         ("done", "a move completed"), ("flash", "a file written between readings"),
-         ("prepare", "a move's script prepared between readings"))
+         ("done", "a move completed"), ("flash", "a file written after a step's reading"),
+         ("prepare", "a move's script prepared on an idle turn"))
 
 
 def dominant(label: str, entry: list[int]) -> str:

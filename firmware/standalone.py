@@ -241,19 +241,16 @@ class Standalone:
         (a game kept is worth a few untrusted readings)."""
         session = self.session
         storage = self.storage
-        if not (storage.due or self.calibration_due):
+        waiting = storage.due or self.calibration_due
+        if not waiting:
             self._waiting_since = None
-            if idle:
-                session.prepare()
-            return
-        if self._waiting_since is None:
+        elif self._waiting_since is None:
             self._waiting_since = now
+        if idle and session.prepare() or not waiting:
+            return
         waited = now - self._waiting_since
-        if not session.prepared:
-            if idle and session.prepare():
-                return
-            if waited < SCRIPTS_FIRST_MS:
-                return
+        if not session.prepared and waited < SCRIPTS_FIRST_MS:
+            return
         if not (self.device.may_be_away() or waited >= UNPLANNED_MS):
             return
         if storage.due:
