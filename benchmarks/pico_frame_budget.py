@@ -290,7 +290,7 @@ def timing(inner, slot):
 class Timed(Standalone):
     """Standalone as it is, each part of its step timed (ticks_us around the real methods)."""
 
-    def _sense(self, now, frame):
+    def _sense(self, now, trusted):
         session = self.session
         if wrapped[0] is not session:
             wrapped[0] = session
@@ -307,7 +307,7 @@ class Timed(Standalone):
             guide._render = timing(guide._render, 8)
         before = len(session.events)
         t = ticks_us()
-        Standalone._sense(self, now, frame)
+        Standalone._sense(self, now, trusted)
         part[0] = ticks_diff(ticks_us(), t)
         guide = session.guide
         for event in session.events[before:]:
@@ -356,7 +356,7 @@ def timed_show(colours, led_place):
 
 
 device.strip.show_places = timed_show
-device.sensors.read = timing(device.sensors.read, 9)
+device.sensors.take = timing(device.sensors.take, 9)
 app = Timed(device, clock, config["game"])
 prepare = app.session.prepare
 

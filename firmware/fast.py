@@ -16,7 +16,9 @@ emitter) runs:
 - `Planner`: controller.sensing.shared_clock.ReadPlanner (the same methods, on arrays);
 - `drain`: the ring's parsing in hx711._Reader (`_entry`, `_levels`);
 - `elapsed`: hx711._Reader._us of the timer's word;
-- `unpack`: hx711.unpack.
+- `unpack`: hx711.unpack;
+- `counting`: the ordinary channels' share of controller.sensing.counting's per-frame filter
+  (`CountingSensor._step`), on its flat table.
 
 A module that holds viper code cannot even be compiled where there is no native emitter:
 importers catch the ImportError or SyntaxError and keep the plain functions.
@@ -701,3 +703,151 @@ def take(context: ptr32, values: ptr32) -> int:
     context[HEAD] = head
     context[COUNT] = count - 1
     return queue[at]
+
+
+# --- counting seeds (controller.sensing.counting) --------------------------------------------
+# The flat table's layout: the same numbers as counting.py's (tests/test_emulated_pico.py
+# checks them, and every word against the plain filter's).
+
+_SIZE = const(0)
+_CREDIT = const(1)
+_REDO = const(2)
+_JUDGE = const(3)
+_HEADER = const(4)
+_LOW = const(0)
+_HIGH = const(1)
+_TOL = const(2)
+_STUCK_AFTER = const(4)
+_POS = const(5)
+_SAME = const(6)
+_SAME_SINCE = const(7)
+_N = const(8)
+_BASE = const(9)
+_ACC = const(10)
+_MOTION = const(11)
+_DUE = const(12)
+_FRESH = const(13)
+_READINGS = const(14)
+_WORDS = const(24)
+_JUDGE_MS = const(100)
+_BAND_CAP = const(64)
+_MOTION_SHIFT = const(4)
+
+
+@micropython.viper
+def counting(state: ptr32, values: ptr32, trusted: int, t: int):
+    """CountingSensor's `native` filter: each trusted channel's reading through the filter
+    when it stays in its band (the ring, the median, the band's sum and motion, the pacing of
+    judgements), as CountingSensor._step does it. A channel that needs more (a reading out of
+    range, a stuck one, a filter starting afresh, a band left) is left untouched, its bit set
+    in state[REDO] for the Python step; one whose judgement is due has its bit in
+    state[JUDGE]."""
+    size = state[_SIZE]
+    credit = state[_CREDIT]
+    redo = 0
+    judge = 0
+    i = 0
+    bit = 1
+    while i < size:
+        if trusted & bit:
+            at = _HEADER + _WORDS * i
+            v = values[i]
+            n = state[at + _N]
+            ring = at + _READINGS
+            pos = state[at + _POS]
+            last = pos - 1
+            if pos == 0:
+                last = 4
+            same = state[at + _SAME]
+            stuck = state[at + _STUCK_AFTER]
+            if v <= state[at + _LOW] or v >= state[at + _HIGH] or n == 0:
+                redo |= bit
+            elif v == state[ring + last] and same and stuck and (
+                    t - state[at + _SAME_SINCE] >= stuck):
+                redo |= bit
+            else:
+                # the median of the five with this reading in its slot
+                old = state[ring + pos]
+                state[ring + pos] = v
+                a = state[ring]
+                b = state[ring + 1]
+                c = state[ring + 2]
+                d = state[ring + 3]
+                e = state[ring + 4]
+                if a > b:
+                    x = a
+                    a = b
+                    b = x
+                if c > d:
+                    x = c
+                    c = d
+                    d = x
+                if a > c:
+                    x = a
+                    a = c
+                    c = x
+                    x = b
+                    b = d
+                    d = x
+                a = e
+                if a > b:
+                    x = a
+                    a = b
+                    b = x
+                if a > c:
+                    x = a
+                    a = c
+                    c = x
+                    x = b
+                    b = d
+                    d = x
+                m = c
+                if b < c:
+                    m = b
+                dev = m - state[at + _BASE]
+                acc = state[at + _ACC]
+                off = dev - acc // n
+                tol = state[at + _TOL]
+                if off > tol or off < 0 - tol:
+                    state[ring + pos] = old     # left as it was, for the Python step
+                    redo |= bit
+                else:
+                    if v == state[ring + last]:
+                        if not same:
+                            state[at + _SAME] = 1
+                            state[at + _SAME_SINCE] = t
+                    elif same:
+                        state[at + _SAME] = 0
+                    if pos < 4:
+                        state[at + _POS] = pos + 1
+                    else:
+                        state[at + _POS] = 0
+                    acc += dev
+                    if n > 2:
+                        back = pos + 7
+                        if pos >= 3:
+                            back = pos + 2
+                        step = m - state[ring + back]
+                        if step < 0:
+                            step = 0 - step
+                        motion = state[at + _MOTION]
+                        state[at + _MOTION] = motion + step - (motion >> _MOTION_SHIFT)
+                    state[ring + 5 + pos] = m
+                    n += 1
+                    if n >= _BAND_CAP:
+                        n >>= 1
+                        acc //= 2
+                    state[at + _N] = n
+                    state[at + _ACC] = acc
+                    if t >= state[at + _DUE]:
+                        fresh = state[at + _FRESH]
+                        if fresh or credit >= _JUDGE_MS:
+                            if not fresh:
+                                credit -= _JUDGE_MS
+                            state[at + _DUE] = t + _JUDGE_MS
+                            judge |= bit
+        i += 1
+        bit <<= 1
+    state[_CREDIT] = credit
+    state[_REDO] = redo
+    state[_JUDGE] = judge

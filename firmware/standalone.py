@@ -37,6 +37,7 @@ would otherwise compute all at once (15 ms on a Pico).
 """
 
 import os
+from array import array
 
 from controller.guide.pixels import place_colours
 from controller.rules.variants import RulesError
@@ -44,6 +45,11 @@ from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
 
 from leds import led_places
+
+try:
+    from fast import counting as native_counting     # the Pico: the per-frame filter native
+except (ImportError, SyntaxError):
+    native_counting = None
 
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
@@ -165,7 +171,8 @@ class Standalone:
             from calibrate import Calibrating
             self.calibrating = Calibrating(channels, self.session.game.setup)
         else:
-            self.sensor = CountingSensor(calibration)
+            self.sensor = CountingSensor(calibration, native=native_counting)
+        self._values = array("i", [0] * channels)     # each reading, taken without a list
         self._render_at = 0
 
     # --- games ----------------------------------------------------------------------------
@@ -202,12 +209,17 @@ class Standalone:
         LEDs (25 frames a second), the buzzer, the watchdog."""
         device = self.device
         now = self.clock.ticks_ms()
-        frame = device.sensors.read()
-        if frame is not None:
-            self.frames += 1
-            if self.calibrating is None:
-                self._sense(now, frame)
-            else:
+        if self.calibrating is None:
+            trusted = device.sensors.take(self._values)
+            fed = trusted >= 0
+            if fed:
+                self.frames += 1
+                self._sense(now, trusted)
+        else:
+            frame = device.sensors.read()
+            fed = frame is not None
+            if fed:
+                self.frames += 1
                 self.calibrating.feed(frame)
         for button, pressed, _ in device.buttons.poll():
             if pressed:
@@ -226,7 +238,7 @@ class Standalone:
             device.strip.show_places(place_colours(shown, self.layout, self.clock.ticks_ms()),
                                      self._led_place)
         if self.calibrating is None:
-            self._work_ahead(now, frame is None and not rendered)
+            self._work_ahead(now, not fed and not rendered)
         device.tick()
 
     def _work_ahead(self, now, idle):
@@ -260,10 +272,12 @@ class Standalone:
             save_text(self.calibration_path, self.sensor.calibration_now().to_json())
         self._waiting_since = now       # the next file waits from now
 
-    def _sense(self, now, frame):
+    def _sense(self, now, trusted):
+        """The reading in self._values (`trusted`: the bitmask of the cells to believe)
+        through the sensing, and what changed to the session."""
         sensor = self.sensor
         try:
-            changed = sensor.feed(now, frame)
+            changed = sensor.feed_values(now, self._values, trusted)
         except SensingError as error:       # a frame the converters should never give
             self.sensing_errors += 1
             self.problem = str(error)
@@ -341,7 +355,7 @@ class Standalone:
                 self.problem = calibrating.problem
         if calibrating.calibration is not None:
             save_text(self.calibration_path, calibrating.calibration.to_json())
-            self.sensor = CountingSensor(calibrating.calibration)
+            self.sensor = CountingSensor(calibrating.calibration, native=native_counting)
             self.calibrating = None
             self.problem = None
             self.new_game()

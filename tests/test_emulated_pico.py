@@ -384,6 +384,68 @@ for n in (3, 14, 26):
     checks += 1
     if list(out) != hx711.unpack(list(words), positions):
         wrong.append(("unpack", n))
+# counting seeds: the native filter (feed_values) against the plain one (feed), word for word,
+# over noise, spikes, seeds dropped and lifted, hands resting, readings out of range, missing
+# and stuck (a short stuck_ms), the judgements paced
+from controller.sensing import Calibration, CountingSensor
+from controller.sensing import counting
+layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.HEADER,
+          counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER, counting.POS,
+          counting.SAME, counting.SAME_SINCE, counting.N, counting.BASE, counting.ACC,
+          counting.MOTION, counting.DUE, counting.FRESH, counting.READINGS,
+          counting.STATE_WORDS, counting.JUDGE_MS, counting.BAND_CAP, counting.MOTION_SHIFT)
+checks += 1
+if layout != (0, 1, 2, 3, 4, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100, 64, 4):
+    wrong.append(("counting layout", layout))
+for n in (14, 26):
+    tare = [rng.randrange(200000) - 100000 for _ in range(n)]
+    per_seed = [9000 + rng.randrange(400) for _ in range(n)]
+    cal = Calibration(tare, per_seed, 0.02, noise=[2.0 if c % 3 else 0.0 for c in range(n)])
+    plain = CountingSensor(cal, stuck_ms=300)
+    native = CountingSensor(cal, stuck_ms=300, native=fast.counting)
+    counts = [rng.randrange(6) for _ in range(n)]
+    hand = [0] * n
+    stuck = [0] * n
+    values = array.array("i", [0] * n)
+    t = 0
+    for frame in range(200):
+        t += 10 + rng.randrange(3) + (25 if frame % 97 == 96 else 0)    # the CPU away
+        trusted = 0
+        raw = []
+        for c in range(n):
+            if rng.randrange(40) == 0:
+                counts[c] = max(0, counts[c] + rng.randrange(3) - 1)    # a seed in or out
+            if rng.randrange(300) == 0:
+                hand[c] = 20                    # a hand resting on the place
+            if rng.randrange(500) == 0:
+                stuck[c] = 40                   # the converter repeats itself
+            v = tare[c] + counts[c] * per_seed[c] + rng.randrange(5) - 2
+            if hand[c]:
+                hand[c] -= 1
+                v += 4000 + rng.randrange(300)
+            if rng.randrange(200) == 0:
+                v += 30000                      # a spike
+            if rng.randrange(400) == 0:
+                v = 8388607                     # at the converter's limit
+            if stuck[c]:
+                stuck[c] -= 1
+                v = tare[c] + 12345
+            values[c] = v
+            if rng.randrange(25):
+                trusted |= 1 << c
+                raw.append(v)
+            else:
+                raw.append(None)
+        a = plain.feed(t, raw)
+        b = native.feed_values(t, values, trusted)
+        checks += 1
+        if a != b or list(plain._state)[4:] != list(native._state)[4:] or \
+                plain._state[1] != native._state[1] or (
+                plain.counts, plain.settled, plain.confidence, plain.faults, plain.values) != (
+                native.counts, native.settled, native.confidence, native.faults,
+                native.values):
+            wrong.append(("counting", n, frame))
+            break
 print(checks, wrong)
 """
 
@@ -391,7 +453,7 @@ print(checks, wrong)
 def test_the_native_code_does_what_the_plain_python_does(pico):
     """firmware/fast.py (viper: the Pico's hot paths) against the plain Python it stands in
     for, on the real MicroPython, on random inputs: the planner, CRC and COBS, whole Sensors
-    frames, the strip's words, the readings' unpacking."""
+    frames, the strip's words, the readings' unpacking, the counting filter."""
     pico.install("fast", "leds", "hx711", "controller.protocol", "controller.sensing",
                  "controller.rules.rng")
     out = pico.exec(NATIVE_CHECK, timeout_s=300).strip()

@@ -22,6 +22,7 @@ from controller.sensing import (ActivitySensor, Calibration, Calibrator, Countin
                                 count_confidence, median5, place_name, reliable_count,
                                 seed_spread)
 from controller.sensing.frames import pit_name
+from controller.sensing import counting
 from controller.sensing.counting import PACE_MOST
 
 FRAME_MS = 12.5             # 80 frames a second
@@ -524,6 +525,65 @@ def test_a_fault_before_any_count_reports_no_count():
     assert sensor.counts[0] == 4
 
 
+def _redo_everything(state, values, trusted, t_ms):
+    """A `native` filter that leaves every trusted channel to the Python step (what a native
+    pass does with a band left or a fault): feed_values' dispatch alone."""
+    state[counting.REDO] = trusted
+    state[counting.JUDGE] = 0
+
+
+@pytest.mark.parametrize("native", [None, _redo_everything])
+def test_feed_values_is_feed_without_a_list(native):
+    """The Pico feeds its readings as an array and a bitmask of the ones to trust (no list a
+    frame): word for word what feed() makes of the same list with None for the others. (The
+    native filter itself, viper, is checked against feed() on the emulated Pico.)"""
+    from array import array
+
+    rng = random.Random(12)
+    cells = LoadCells(rng, channels=14, noise=0.05, spike_every=200)
+    cal = cells.calibration()
+    by_list = CountingSensor(cal, stuck_ms=400)
+    by_values = CountingSensor(cal, stuck_ms=400, native=native)
+    values = array("i", [0] * 14)
+    t = 0
+    faulted = 0
+    for frame in range(600):
+        if frame % 37 == 0:
+            cells.set_count(rng.randrange(14), rng.randrange(6))
+        raw = cells.frame(t)
+        if frame % 101 == 0:
+            raw[3] = 2 ** 23 - 1                        # at the converter's limit
+        trusted = 0
+        for c in range(14):
+            values[c] = raw[c]
+            if rng.randrange(20):
+                trusted |= 1 << c
+            else:
+                raw[c] = None
+        assert by_values.feed_values(t, values, trusted) == by_list.feed(t, raw)
+        assert _state(by_values) == _state(by_list)
+        faulted += any(by_list.faults)
+        t += 10 + rng.randrange(3)
+    assert faulted and sum(by_list.settled) >= 12      # faults seen; counting all the same
+
+
+def test_feed_values_refuses_what_feed_refuses():
+    from array import array
+
+    cal = Calibration([0] * 4, [1000] * 4)
+    sensor = CountingSensor(cal)
+    with pytest.raises(SensingError, match="3 readings; this board has 4 channels"):
+        sensor.feed_values(0, array("i", [0, 0, 0]), 7)
+    sensor.feed_values(10, array("i", [0] * 4), 15)
+    with pytest.raises(SensingError, match="before the previous frame's 10 ms"):
+        sensor.feed_values(5, array("i", [0] * 4), 15)
+    native = CountingSensor(cal, native=_redo_everything)
+    with pytest.raises(SensingError, match="whole milliseconds"):
+        native.feed_values(12.5, array("i", [0] * 4), 15)
+    with pytest.raises(SensingError, match="settle_ms 200.5 and stuck_ms 2000 must be ints"):
+        CountingSensor(cal, settle_ms=200.5, native=_redo_everything)
+
+
 def test_feed_reports_the_channels_that_changed():
     cells = LoadCells(random.Random(25), channels=4, counts=[2, 0, 0, 0])
     sensor = CountingSensor(cells.calibration())
@@ -580,10 +640,13 @@ def test_a_missing_reading_leaves_its_channel_waiting_for_the_next():
 # --- counting: bad input ----------------------------------------------------------------------
 
 def _state(sensor):
-    channels = [tuple(getattr(ch, name) if name != "ring" else tuple(ch.ring)
-                      for name in type(ch).__slots__) for ch in sensor._channels]
+    """Everything a sensor keeps: per channel its own fields and its words of the flat table
+    (counting.STATE_WORDS of them), and the table's header (not a native pass's answers)."""
+    state = list(sensor._state)
+    channels = [tuple(getattr(ch, name) for name in type(ch).__slots__)
+                + tuple(state[ch.at:ch.at + counting.STATE_WORDS]) for ch in sensor._channels]
     return (sensor.counts[:], sensor.settled[:], sensor.confidence[:], sensor.faults[:],
-            sensor.values[:], sensor._t, channels)
+            sensor.values[:], sensor._t, channels, state[counting.SIZE], state[counting.CREDIT])
 
 
 BAD_FRAMES = [

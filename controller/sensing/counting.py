@@ -69,6 +69,13 @@ Memory is fixed at start: a ring of 5 readings and a few numbers per channel. On
 are single precision (24 bits), so the tare stays an int and drift is kept apart from it: a
 fraction of a raw unit added to a tare near 2**23 would be lost.
 
+The integers every frame touches (the rings, the band, the times) are kept for all channels in
+one flat table, `STATE_WORDS` numbers a channel after a `HEADER` (see the layout below), so that
+a native version of the per-frame filter can work on them: the Pico's firmware passes
+`native=` (firmware/fast.py, `@micropython.viper`) and feeds readings with `feed_values`; the
+native code takes a frame's ordinary channels and hands back the few that need this module's
+Python (a band left, a fault, a judgement due). Everywhere else the Python below does it all.
+
 Portable core: MicroPython subset.
 """
 
@@ -93,6 +100,29 @@ PACE_CAP = const(PACE_MOST * JUDGE_MS)
 BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
 MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
 MOTION_FRAMES = const(16)
+# The flat table (`CountingSensor._state`): a header, then STATE_WORDS ints per channel. A native
+# filter (firmware/fast.py) reads and writes the same words, by the same numbers.
+SIZE = const(0)             # header: the number of channels
+CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see feed)
+REDO = const(2)             # ... a native pass's answer: channels for the Python step (bits)
+JUDGE = const(3)            # ... and the channels whose judgement is due (bits)
+HEADER = const(4)
+LOW = const(0)              # per channel: readings at or beyond these are out of range
+HIGH = const(1)
+TOL = const(2)              # the band's half-width, raw units
+CALM = const(3)             # `motion` of noise alone, raw units
+STUCK_AFTER = const(4)      # ms of one repeated reading that make a fault (0: never)
+POS = const(5)              # where the next reading goes in the ring
+SAME = const(6)             # 1 while the reading repeats the last one...
+SAME_SINCE = const(7)       # ... since when, ms
+N = const(8)                # frames in the band; 0: the filter starts afresh
+BASE = const(9)             # the band's first filtered value, raw
+ACC = const(10)             # sum of (filtered - base) over the band
+MOTION = const(11)          # MOTION_FRAMES * the recent mean |filtered change|
+DUE = const(12)             # when the band is judged next, ms
+FRESH = const(13)           # 1: no confident count yet in this band
+READINGS = const(14)        # the last 5 readings; then the last 5 medians (READINGS + RING)
+STATE_WORDS = const(24)
 OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
@@ -197,35 +227,20 @@ def _likelihood(x, j, ref, spread2, floor):
 
 
 class _Channel:
-    """The filter state of one channel: fixed size, made once."""
+    """What one channel keeps besides its words in the flat table (at offset `at`): the
+    floats and the rarely touched."""
 
-    __slots__ = ("low", "high", "tol", "calm", "quiet", "stuck", "flat", "ring", "pos",
-                 "same_since", "down", "bad", "base", "acc", "n", "motion", "since", "due",
-                 "judged_at", "drift", "ref", "empty_drift", "empty_ref", "lag", "lag_at", "fresh",
-                 "suspect",
-                 "fault_since", "odd_since")
+    __slots__ = ("at", "quiet", "flat", "down", "bad", "since", "judged_at", "drift", "ref",
+                 "empty_drift", "empty_ref", "lag", "lag_at", "suspect", "fault_since",
+                 "odd_since")
 
-    def __init__(self, low, high, tol, calm, quiet, stuck, flat):
-        self.low = low              # readings at or beyond these are out of range
-        self.high = high
-        self.tol = tol              # the band's half-width, raw units (int)
-        self.calm = calm            # `motion` of noise alone (int, raw units)
+    def __init__(self, at, quiet, flat):
+        self.at = at                # where its words start in the flat table
         self.quiet = quiet          # the most `motion` of a quiet band
-        self.stuck = stuck          # ms of one repeated reading that make a fault (0: never)
         self.flat = flat            # True: a reading repeated for a settle time is suspect
-        # ring[0:5]: the last 5 readings; ring[5:10]: the last 5 filtered values (medians);
-        # pos: where the next of each goes (ring[pos], ring[5 + pos])
-        self.ring = [0] * (2 * RING)
-        self.pos = 0
-        self.same_since = None      # when the reading stopped changing (None: it changes)
         self.down = OK              # RANGE or STUCK while the channel is faulty...
         self.bad = None             # ... and the reading that made it so
-        self.base = 0               # the band: its first filtered value, raw
-        self.acc = 0                # sum of (filtered - base) over the band
-        self.n = 0                  # frames in the band; 0: the filter starts afresh
-        self.motion = 0             # MOTION_FRAMES * the recent mean |filtered change|
         self.since = 0              # when the band started, ms
-        self.due = 0                # when the band is judged next, ms
         self.judged_at = 0          # when it was last judged, ms
         self.drift = 0.0            # tracked drift, raw units, apart from the int tare
         self.ref = 0                # the count the channel was last re-zeroed on (tare: 0)
@@ -236,7 +251,6 @@ class _Channel:
         self.suspect = False        # faulty since it last counted: its zero may have moved
         self.fault_since = 0        # when it became suspect, ms
         self.odd_since = None       # when a suspect band was first judged steady, no count
-        self.fresh = True           # no confident count yet in this band
 
 
 class CountingSensor:
@@ -276,14 +290,19 @@ class CountingSensor:
       smaller or slower trembles go unnoticed, which is harmless: inside the band the mean, and
       so the count, stays right. A hand that presses or lifts by more than the band unsettles
       the place at once.
+    - `native=None`: a native version of the per-frame filter for `feed_values` (the Pico's
+      firmware/fast.py `counting`): ``native(state, values, trusted, t_ms)`` works on the flat
+      table, as the module says, and leaves in its header which channels need the Python step
+      (REDO) and which are due a judgement (JUDGE). With it the table is an array of 32-bit
+      ints, so times and settle_ms and stuck_ms must be whole milliseconds.
     """
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "_channels", "_t", "_credit")
+                 "_channels", "_state", "_native", "_t")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
-                 stuck_ms=2000, motion=3.5, max_count=None):
+                 stuck_ms=2000, motion=3.5, max_count=None, native=None):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -297,6 +316,9 @@ class CountingSensor:
         if isinstance(accept, bool) or not isinstance(accept, (int, float)) or not (
                 0 < accept < 1):
             raise SensingError("accept %r must be a confidence between 0 and 1" % (accept,))
+        if native is not None and not (isinstance(settle_ms, int) and isinstance(stuck_ms, int)):
+            raise SensingError("a native filter counts whole milliseconds: settle_ms %r and "
+                               "stuck_ms %r must be ints" % (settle_ms, stuck_ms))
         self.calibration = calibration
         self.settle_ms = settle_ms
         self.tolerance = tolerance
@@ -309,6 +331,8 @@ class CountingSensor:
         self.max_count = max_count      # the seeds in play: no place can hold more
         size = len(calibration.tare)
         self._channels = []
+        state = [0] * (HEADER + STATE_WORDS * size)
+        state[SIZE] = size
         for i in range(size):
             per_seed = calibration.per_seed[i]
             noise = calibration.noise[i]
@@ -320,16 +344,25 @@ class CountingSensor:
                 noise = 1.0     # readings are ints: a median that moves moves a whole unit
             tol = int(tolerance * per_seed)
             calm = MOTION_FRAMES * MEDIAN_STEP * noise
-            self._channels.append(_Channel(calibration.low[i], calibration.high[i],
-                                           tol if tol > 0 else 1, int(calm), motion * calm,
-                                           stuck, flat))
+            at = HEADER + STATE_WORDS * i
+            state[at + LOW] = calibration.low[i]
+            state[at + HIGH] = calibration.high[i]
+            state[at + TOL] = tol if tol > 0 else 1
+            state[at + CALM] = int(calm)
+            state[at + STUCK_AFTER] = stuck
+            state[at + FRESH] = 1
+            self._channels.append(_Channel(at, motion * calm, flat))
+        if native is not None:
+            from array import array
+            state = array("i", state)
+        self._state = state
+        self._native = native
         self.counts = [None] * size
         self.settled = [False] * size
         self.confidence = [0.0] * size
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
-        self._credit = 0            # re-judgements earned, channel-ms (see feed)
 
     @property
     def channels(self):
@@ -365,98 +398,145 @@ class CountingSensor:
         not trusted, and the channel waits for its next). Returns the list of channels whose
         count, settled flag or fault changed."""
         check_time(t_ms, self._t)
-        channels = self._channels
-        size = len(channels)
+        size = len(self._channels)
         check_frame(raw, size, missing=True)
-        # the re-judgements of counted bands earned by now (in channel-ms: one costs JUDGE_MS),
-        # at one and a half times the rate they fall due (a backlog clears), no more than
-        # PACE_MOST at once; a new band's first judgements are never held back
-        if self._t is not None:
-            credit = self._credit + (3 * size * int(t_ms - self._t) >> 1)
-            self._credit = credit if credit < PACE_CAP else PACE_CAP
-        self._t = t_ms
+        self._earn(t_ms)
         changed = []
-        settled = self.settled
         for i in range(size):
-            ch = channels[i]
             v = raw[i]
-            if v is None:
-                continue
-            if v <= ch.low or v >= ch.high:
-                if self._down(i, ch, RANGE, v):
-                    changed.append(i)
-                continue
-            ring = ch.ring
-            if ch.n == 0:
-                # the first reading, or the first good one after a fault: start afresh, with
-                # a full settle time before any count
-                if ch.down != OK:
-                    if ch.down == STUCK and v == ch.bad:
-                        continue                # still the same reading: still stuck
-                    ch.down = OK
-                    self.faults[i] = None
-                    changed.append(i)
-                ring[0] = ring[1] = ring[2] = ring[3] = ring[4] = v
-                ch.pos = 0
-                ch.same_since = None
-                self._band(ch, v, t_ms)
-                continue
-            pos = ch.pos
-            if v == ring[pos - 1 if pos else RING - 1]:
-                # the same reading as the last frame: how long has this been going on?
-                same = ch.same_since
-                if same is None:
-                    ch.same_since = t_ms
-                elif ch.stuck and t_ms - same >= ch.stuck:
-                    if self._down(i, ch, STUCK, v):
-                        changed.append(i)
-                    continue
-            elif ch.same_since is not None:
-                ch.same_since = None
-            ring[pos] = v
-            m = median5(ring[0], ring[1], ring[2], ring[3], ring[4])
-            ch.pos = pos + 1 if pos < RING - 1 else 0
-            n = ch.n
-            dev = m - ch.base
-            off = dev - ch.acc // n
-            tol = ch.tol
-            if off > tol or off < -tol:
-                # out of the band: something moves; a new band starts at this value
-                self._band(ch, m, t_ms)
-                if settled[i]:
-                    settled[i] = False
-                    changed.append(i)
-                self.confidence[i] = 0.0
-                continue
-            ch.acc += dev
-            if n > 2:
-                # two frames after the band started, the ring holds only readings of it: from
-                # then on the median moves by noise alone, unless something trembles. The
-                # movement is m(t) - m(t-3): ring[5 + (pos - 3) % 5]
-                step = m - ring[pos + 7 if pos < 3 else pos + 2]
-                # a running mean over about MOTION_FRAMES frames, kept as MOTION_FRAMES times
-                # the mean in an int: motion += |step| - motion / MOTION_FRAMES
-                ch.motion += (step if step >= 0 else -step) - (ch.motion >> MOTION_SHIFT)
-            ring[pos + RING] = m
-            n += 1
-            if n >= BAND_CAP:
-                # halve the band's weight: its mean stays, old frames fade (drift moves on)
-                n >>= 1
-                ch.acc //= 2
-            ch.n = n
-            if t_ms >= ch.due and (ch.fresh or self._credit >= JUDGE_MS):
-                if not ch.fresh:
-                    self._credit -= JUDGE_MS
-                ch.due = t_ms + JUDGE_MS
-                if self._judge(i, ch, t_ms):
-                    changed.append(i)
+            if v is not None:
+                self._step(i, v, t_ms, changed)
         return changed
+
+    def feed_values(self, t_ms, values, trusted):
+        """`feed` without a list of readings: `values` holds one int per channel (an
+        array('i'), as the Pico's HX711 reader fills it) and `trusted` is a bitmask of the
+        channels whose reading counts (bit i for channel i; the others wait for their next).
+        With a native filter (see the class) it does the ordinary channels' work and this
+        module's Python only the rest."""
+        check_time(t_ms, self._t)
+        size = len(self._channels)
+        if len(values) != size:
+            raise SensingError("%d readings; this board has %d channels" % (len(values), size))
+        self._earn(t_ms)
+        changed = []
+        if self._native is None:
+            for i in range(size):
+                if trusted >> i & 1:
+                    self._step(i, values[i], t_ms, changed)
+            return changed
+        if not isinstance(t_ms, int):
+            raise SensingError("time %r: a native filter counts whole milliseconds" % (t_ms,))
+        state = self._state
+        self._native(state, values, trusted, t_ms)
+        redo = state[REDO]
+        judge = state[JUDGE]
+        todo = redo | judge
+        i = 0
+        while todo:
+            if todo & 1:
+                if redo >> i & 1:
+                    self._step(i, values[i], t_ms, changed)
+                elif self._judge(i, self._channels[i], t_ms):
+                    changed.append(i)
+            todo >>= 1
+            i += 1
+        return changed
+
+    def _earn(self, t_ms):
+        """Time moves on to `t_ms`: the re-judgements of counted bands earned by now (in
+        channel-ms: one costs JUDGE_MS), at one and a half times the rate they fall due (a
+        backlog clears), no more than PACE_MOST at once; a new band's first judgements are
+        never held back."""
+        if self._t is not None:
+            state = self._state
+            credit = state[CREDIT] + (3 * len(self._channels) * int(t_ms - self._t) >> 1)
+            state[CREDIT] = credit if credit < PACE_CAP else PACE_CAP
+        self._t = t_ms
+
+    def _step(self, i, v, t_ms, changed):
+        """Channel i's share of a frame: its reading `v` (an int) through the filter; i is
+        appended to `changed` when its count, settled flag or fault changed."""
+        ch = self._channels[i]
+        st = self._state
+        at = ch.at
+        if v <= st[at + LOW] or v >= st[at + HIGH]:
+            if self._down(i, ch, RANGE, v):
+                changed.append(i)
+            return
+        ring = at + READINGS
+        n = st[at + N]
+        if n == 0:
+            # the first reading, or the first good one after a fault: start afresh, with
+            # a full settle time before any count
+            if ch.down != OK:
+                if ch.down == STUCK and v == ch.bad:
+                    return                      # still the same reading: still stuck
+                ch.down = OK
+                self.faults[i] = None
+                changed.append(i)
+            st[ring] = st[ring + 1] = st[ring + 2] = st[ring + 3] = st[ring + 4] = v
+            st[at + POS] = 0
+            st[at + SAME] = 0
+            self._band(ch, v, t_ms)
+            return
+        pos = st[at + POS]
+        if v == st[ring + (pos - 1 if pos else RING - 1)]:
+            # the same reading as the last frame: how long has this been going on?
+            if not st[at + SAME]:
+                st[at + SAME] = 1
+                st[at + SAME_SINCE] = t_ms
+            elif st[at + STUCK_AFTER] and t_ms - st[at + SAME_SINCE] >= st[at + STUCK_AFTER]:
+                if self._down(i, ch, STUCK, v):
+                    changed.append(i)
+                return
+        elif st[at + SAME]:
+            st[at + SAME] = 0
+        st[ring + pos] = v
+        m = median5(st[ring], st[ring + 1], st[ring + 2], st[ring + 3], st[ring + 4])
+        st[at + POS] = pos + 1 if pos < RING - 1 else 0
+        dev = m - st[at + BASE]
+        acc = st[at + ACC]
+        off = dev - acc // n
+        tol = st[at + TOL]
+        if off > tol or off < -tol:
+            # out of the band: something moves; a new band starts at this value
+            self._band(ch, m, t_ms)
+            if self.settled[i]:
+                self.settled[i] = False
+                changed.append(i)
+            self.confidence[i] = 0.0
+            return
+        acc += dev
+        if n > 2:
+            # two frames after the band started, the ring holds only readings of it: from
+            # then on the median moves by noise alone, unless something trembles. The
+            # movement is m(t) - m(t-3): the median (pos - 3) % 5
+            step = m - st[ring + (pos + 7 if pos < 3 else pos + 2)]
+            # a running mean over about MOTION_FRAMES frames, kept as MOTION_FRAMES times
+            # the mean in an int: motion += |step| - motion / MOTION_FRAMES
+            motion = st[at + MOTION]
+            st[at + MOTION] = motion + (step if step >= 0 else -step) - (motion >> MOTION_SHIFT)
+        st[ring + RING + pos] = m
+        n += 1
+        if n >= BAND_CAP:
+            # halve the band's weight: its mean stays, old frames fade (drift moves on)
+            n >>= 1
+            acc //= 2
+        st[at + N] = n
+        st[at + ACC] = acc
+        if t_ms >= st[at + DUE] and (st[at + FRESH] or st[CREDIT] >= JUDGE_MS):
+            if not st[at + FRESH]:
+                st[CREDIT] -= JUDGE_MS
+            st[at + DUE] = t_ms + JUDGE_MS
+            if self._judge(i, ch, t_ms):
+                changed.append(i)
 
     def adrift(self, channel):
         """True when `channel`'s fault is a zero that moved while it was faulty (steady, yet no
         whole number of seeds since): the one fault a person's word (`retare`) mends."""
         ch = self._channels[channel]
-        return ch.down == OK and ch.n > 0 and ch.odd_since is not None and \
+        return ch.down == OK and self._state[ch.at + N] > 0 and ch.odd_since is not None and \
             self.faults[channel] is not None and self._t - ch.odd_since >= self.stuck_ms
 
     def retare(self, channel, count=0):
@@ -470,34 +550,40 @@ class CountingSensor:
             raise SensingError("%s: count %r is not a number of seeds" % (
                 channel_name(channel, len(self._channels)), count))
         ch = self._channels[channel]
-        if ch.down != OK or ch.n == 0 or self._t is None or self._t - ch.since < self.settle_ms:
+        st = self._state
+        at = ch.at
+        n = st[at + N]
+        if ch.down != OK or n == 0 or self._t is None or self._t - ch.since < self.settle_ms:
             raise SensingError("%s is not steady: keep hands off for %d ms, then retare" % (
                 channel_name(channel, len(self._channels)), self.settle_ms))
         cal = self.calibration
-        ch.drift = (ch.base - cal.tare[channel]) + ch.acc / ch.n - count * cal.per_seed[channel]
+        ch.drift = (st[at + BASE] - cal.tare[channel]) + st[at + ACC] / n - \
+            count * cal.per_seed[channel]
         ch.ref = count
         ch.empty_drift = ch.drift       # the person's word outweighs a zero taken hours ago
         ch.empty_ref = count
         ch.lag = 0.0
-        ch.fresh = False
+        st[at + FRESH] = 0
         ch.suspect = False
         ch.odd_since = None
-        ch.due = self._t        # judged again at the next frame
+        st[at + DUE] = self._t      # judged again at the next frame
 
     # --- inside the filter ---------------------------------------------------------------------
 
     def _band(self, ch, m, t_ms):
         """Start a new band at filtered value `m`."""
-        ch.base = m
-        ch.acc = 0
-        ch.n = 1
-        ch.motion = ch.calm     # assume noise alone until the band shows otherwise
-        ring = ch.ring
-        ring[5] = ring[6] = ring[7] = ring[8] = ring[9] = m
+        st = self._state
+        at = ch.at
+        st[at + BASE] = m
+        st[at + ACC] = 0
+        st[at + N] = 1
+        st[at + MOTION] = st[at + CALM]     # noise alone until the band shows otherwise
+        medians = at + READINGS + RING
+        st[medians] = st[medians + 1] = st[medians + 2] = st[medians + 3] = st[medians + 4] = m
         ch.since = t_ms
-        ch.due = t_ms + self.settle_ms
+        st[at + DUE] = t_ms + self.settle_ms
         ch.judged_at = t_ms
-        ch.fresh = True
+        st[at + FRESH] = 1
         ch.odd_since = None
 
     def _suspect(self, ch, t_ms):
@@ -508,7 +594,7 @@ class CountingSensor:
     def _down(self, i, ch, why, v):
         """Channel i is faulty (a reading out of range, or stuck): it keeps its count, unsettled,
         and starts afresh when good readings return. True when its state changed."""
-        ch.n = 0
+        self._state[ch.at + N] = 0
         self._suspect(ch, self._t)
         ch.odd_since = None
         was = self.faults[i]
@@ -517,7 +603,8 @@ class CountingSensor:
         ch.down = why
         ch.bad = v
         if why == RANGE:
-            text = "raw %d out of range %d..%d (saturated)" % (v, ch.low + 1, ch.high - 1)
+            text = "raw %d out of range %d..%d (saturated)" % (
+                v, self._state[ch.at + LOW] + 1, self._state[ch.at + HIGH] - 1)
         else:
             text = "constant raw %d for %d ms: disconnected?" % (v, int(self.stuck_ms))
         self.faults[i] = text
@@ -531,8 +618,10 @@ class CountingSensor:
         the count, the settled flag or the fault changed."""
         cal = self.calibration
         per_seed = cal.per_seed[i]
-        n = ch.n
-        x = ((ch.base - cal.tare[i]) + ch.acc / n - ch.drift) / per_seed
+        st = self._state
+        at = ch.at
+        n = st[at + N]
+        x = ((st[at + BASE] - cal.tare[i]) + st[at + ACC] / n - ch.drift) / per_seed
         empty = x + (ch.drift - ch.empty_drift) / per_seed     # the same, from the empty zero
         self.values[i] = x
         elapsed = t_ms - ch.judged_at
@@ -547,9 +636,9 @@ class CountingSensor:
             self._suspect(ch, t_ms)
             return self._set(i, count, False, 0.0, "reads %d seeds, more than the %d in play" % (
                 int(x + 0.5), self.max_count))
-        if ch.motion > ch.quiet:
+        if st[at + MOTION] > ch.quiet:
             return self._set(i, count, False, 0.0, None)     # steady on average, yet trembling
-        if ch.flat and ch.same_since is not None and t_ms - ch.same_since >= self.settle_ms:
+        if ch.flat and st[at + SAME] and t_ms - st[at + SAME_SINCE] >= self.settle_ms:
             # not one reading changed for a settle time: no real cell is that still, so this
             # may be a channel going dead; the stuck fault follows if it stays so
             return self._set(i, count, False, 0.0, None)
@@ -597,7 +686,7 @@ class CountingSensor:
         ch.odd_since = None
         residual = value - k
         if -TRACK_LIMIT <= residual <= TRACK_LIMIT:
-            if ch.fresh:
+            if st[at + FRESH]:
                 # the first confident count of a band: re-zero on it, so that the next change
                 # is measured from here (only the seeds that move then add mass error)
                 self._zero(ch, x, k, per_seed)
@@ -629,7 +718,7 @@ class CountingSensor:
         """Re-zero `ch` so that its value `x` (from its last zero) reads `k` seeds exactly."""
         ch.drift += (x - k) * per_seed
         ch.ref = k
-        ch.fresh = False
+        self._state[ch.at + FRESH] = 0
 
     def _set(self, i, count, settled, confidence, fault):
         changed = (count != self.counts[i] or settled != self.settled[i]
