@@ -713,7 +713,8 @@ _SIZE = const(0)
 _CREDIT = const(1)
 _REDO = const(2)
 _JUDGE = const(3)
-_HEADER = const(4)
+_JUDGED = const(4)
+_HEADER = const(5)
 _LOW = const(0)
 _HIGH = const(1)
 _TOL = const(2)
@@ -730,6 +731,8 @@ _FRESH = const(13)
 _READINGS = const(14)
 _WORDS = const(24)
 _JUDGE_MS = const(100)
+_STEADY_MS = const(250)
+_JUDGE_MOST = const(2)
 _BAND_CAP = const(64)
 _MOTION_SHIFT = const(4)
 
@@ -744,6 +747,7 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     state[JUDGE]."""
     size = state[_SIZE]
     credit = state[_CREDIT]
+    judged = state[_JUDGED]
     redo = 0
     judge = 0
     i = 0
@@ -839,15 +843,19 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                         acc //= 2
                     state[at + _N] = n
                     state[at + _ACC] = acc
-                    if t >= state[at + _DUE]:
-                        fresh = state[at + _FRESH]
-                        if fresh or credit >= _JUDGE_MS:
-                            if not fresh:
-                                credit -= _JUDGE_MS
+                    if t >= state[at + _DUE] and judged < _JUDGE_MOST:
+                        if state[at + _FRESH]:
                             state[at + _DUE] = t + _JUDGE_MS
+                            judged += 1
+                            judge |= bit
+                        elif credit >= _STEADY_MS:
+                            credit -= _STEADY_MS
+                            state[at + _DUE] = t + _STEADY_MS
+                            judged += 1
                             judge |= bit
         i += 1
         bit <<= 1
     state[_CREDIT] = credit
+    state[_JUDGED] = judged
     state[_REDO] = redo
     state[_JUDGE] = judge

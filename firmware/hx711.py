@@ -534,11 +534,12 @@ class _Reader:
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now
-        elif now - self._last_reading > STALL_US and self._clock is not None:
-            self._revive()
-            return
         if end == ring.taken:
-            return                      # nothing new (most turns of a main loop)
+            # nothing new (most turns of a main loop); for STALL_US: a chip is stuck (a CPU
+            # that was away as long, writing the flash, finds the readings of meanwhile)
+            if now - self._last_reading > STALL_US and self._clock is not None:
+                self._revive()
+            return
         if fast is None:
             self._drain_plain(ring, end, now)
             return

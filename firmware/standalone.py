@@ -246,6 +246,7 @@ class Standalone:
         reading came in, no LEDs drawn) the next move's scripts, one a turn (a few ms each:
         ready before the players can have lifted the next pit and the reading settled);
         once they are all made, a completed move's journal lines, then the calibration,
+        then, on idle turns again, the guide's look-ahead (Session.prepare). The files are
         each written when the CPU may be away (see the module: the readings that wait
         meanwhile keep the next turns busy, and the scripts would not be made in time). A
         CPU too busy for idle turns does not keep the files waiting more than
@@ -256,9 +257,12 @@ class Standalone:
         waiting = storage.due or self.calibration_due
         if not waiting:
             self._waiting_since = None
-        elif self._waiting_since is None:
+            if idle:
+                session.prepare()
+            return
+        if self._waiting_since is None:
             self._waiting_since = now
-        if idle and session.prepare() or not waiting:
+        if idle and not session.prepared and session.prepare():
             return
         waited = now - self._waiting_since
         if not session.prepared and waited < SCRIPTS_FIRST_MS:

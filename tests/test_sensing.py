@@ -23,7 +23,7 @@ from controller.sensing import (ActivitySensor, Calibration, Calibrator, Countin
                                 seed_spread)
 from controller.sensing.frames import pit_name
 from controller.sensing import counting
-from controller.sensing.counting import PACE_MOST
+from controller.sensing.counting import JUDGE_MOST, STEADY_MS
 
 FRAME_MS = 12.5             # 80 frames a second
 LAG_MS = 40                 # the median of 5 follows a step after 2 frames: 25 ms (+ a frame)
@@ -92,7 +92,9 @@ class Truth:
         self.cells = cells
         self.now = [cells.count(c) for c in range(cells.channels)]
         self.before = self.now[:]
-        self.changed_at = [0.0] * cells.channels
+        # at power-on every place's first band starts in the same frame, and their first
+        # judgements are made JUDGE_MOST a frame: the last places count a few frames later
+        self.changed_at = [c // JUDGE_MOST * FRAME_MS for c in range(cells.channels)]
         self.wrong = []         # (t, channel, reported, true)
         self.late = []
         self.frames = 0
@@ -242,20 +244,22 @@ def test_a_step_is_counted_between_the_settle_time_and_a_few_frames_more():
 
 
 def test_steady_counts_are_judged_again_a_few_channels_a_frame():
-    """The every-100-ms judgements of steady counts (floats: 1.4 ms a channel on a Pico) are
-    spread over the frames, 3 of 14 channels a frame at most (1.4 a frame at 80 Hz), not all
-    14 in one frame, nor on the frame after the CPU was away; each channel is still judged
-    again every 100 ms, or within 100 ms more once the CPU is back."""
+    """The every-250-ms judgements of counted places (floats: 1.4 ms a channel on a Pico) are
+    spread over the frames, JUDGE_MOST (2) of 14 channels a frame at most (0.65 a frame on
+    average at 80 Hz), not all 14 in one frame, nor on the frame after the CPU was away; each
+    channel is still judged again every 250 ms, or within 250 ms more once the CPU is
+    back."""
     cells = LoadCells(random.Random(7), channels=14, counts=[4] * 12 + [0, 0])
     sensor = CountingSensor(cells.calibration())
     t = settle(sensor, cells)
     last = list(sensor.values)
     judged_at = [t] * 14
-    most, longest = 0, 0.0
+    most, longest, total = 0, 0.0, 0
     after_gaps = 0
     for frame in range(400):                    # 5 s
         sensor.feed(t, cells.frame(t))
         judged = [i for i in range(14) if sensor.values[i] != last[i]]
+        total += len(judged)
         if frame % 50 == 49:
             after_gaps = max(after_gaps, len(judged))
         else:
@@ -267,9 +271,34 @@ def test_steady_counts_are_judged_again_a_few_channels_a_frame():
         t += FRAME_MS
         if frame % 50 == 48:
             t += 60                             # the CPU away (a collection): 5 frames late
-    assert most <= PACE_MOST and after_gaps == PACE_MOST
-    assert longest <= 2 * 100 + 60            # a backlog after the gap clears in ~100 ms
+    assert most <= JUDGE_MOST and after_gaps == JUDGE_MOST
+    assert longest <= 2 * STEADY_MS + 60        # a backlog after the gap clears in ~250 ms
+    assert 14 * 5.4 * 1000 / STEADY_MS * 0.9 <= total <= 14 * 5.4 * 1000 / STEADY_MS * 1.1
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
+
+
+def test_new_counts_are_judged_two_a_frame_at_most():
+    """Seeds into every place at once (a board set out): each place's new band is judged
+    when it has settled, two places a frame, the others a frame or a few later, and all of
+    them count within a few frames of one another."""
+    cells = LoadCells(random.Random(8), channels=14, counts=[0] * 14)
+    sensor = CountingSensor(cells.calibration())
+    t = settle(sensor, cells)
+    for c in range(14):
+        cells.set_count(c, 4)
+    counted_at = {}
+    most = 0
+    last = list(sensor.values)
+    for frame in range(60):
+        sensor.feed(t, cells.frame(t))
+        most = max(most, sum(1 for i in range(14) if sensor.values[i] != last[i]))
+        last = list(sensor.values)
+        for c in range(14):
+            if sensor.settled[c] and sensor.counts[c] == 4:
+                counted_at.setdefault(c, t)
+        t += FRAME_MS
+    assert most == JUDGE_MOST and len(counted_at) == 14
+    assert max(counted_at.values()) - min(counted_at.values()) <= 7 * FRAME_MS
 
 
 @pytest.mark.parametrize("seed, spread", [(1, 0.0), (2, 0.0), (3, 0.02)])

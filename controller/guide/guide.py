@@ -74,6 +74,8 @@ class Guide:
         self.mistake = None                         # the mistake on show, or None
         self.frame = Frame(self.size)
         self._last = None                           # the last reading (counts, settled)
+        self._looks = {}                            # (move, done) -> the look-ahead (_look)
+        self._now = None                            # self.board's places, once asked for
         self._await()
 
     # --- what the owner of the guide calls ------------------------------------------------
@@ -223,42 +225,48 @@ class Guide:
         simulator uses to tell a real mistake from a false alarm."""
         settled = [True] * self.size
         if self.phase == SOWING:
-            return self._ahead(counts, settled, self.board, self.script, self.done,
-                               self.mover) is not None
+            return self._ahead(counts, settled, self.move, self.done) is not None
         if self.phase == SKIP or self.phase == RESTORE:
             return counts == self.target.places()
         if self.phase == AWAIT:
             if counts == self.board.places():
                 return True
             for move in self.game.legal_moves():
-                if self._ahead(counts, settled, self.board, self._script(move), 0,
-                               self.game.to_move):
+                if self._ahead(counts, settled, move, 0):
                     return True
             return False
         return counts == self.board.places()
 
     def prepare(self):
-        """Work ahead while the board waits for a move: the step script of one more legal
-        move, so that the reading where a pit is lifted finds them all made (on a Pico the
-        scripts of a position's legal moves take some 15 ms, more than a frame). Call it when
-        there is nothing else to do; True when it made one."""
-        move = self._unprepared()
-        if move is None:
-            return False
-        self._script(move)
-        return True
-
-    @property
-    def prepared(self):
-        """False while the board waits for a move whose script `prepare` has yet to make."""
-        return self._unprepared() is None
-
-    def _unprepared(self):
+        """Work ahead, one piece a call, so that a reading finds it done (on a Pico the
+        scripts of a position's legal moves take some 15 ms and their look-ahead 10 more, more
+        than a frame): while the board waits for a move, the step script of one more legal
+        move (until `prepared`), then the boards its first steps make (the look-ahead the
+        reading where a pit is lifted compares with); during a move, the boards of its next
+        steps. Call it when there is nothing else to do; True when it did something."""
         if self.phase == AWAIT:
             for move in self.game.legal_moves():
                 if move not in self.scripts:
-                    return move
-        return None
+                    self._script(move)
+                    return True
+            for move in self.game.legal_moves():
+                if (move, 0) not in self._looks:
+                    self._look(move, 0)
+                    return True
+        elif self.phase == SOWING and (self.move, self.done) not in self._looks:
+            self._look(self.move, self.done)
+            return True
+        return False
+
+    @property
+    def prepared(self):
+        """False while the board waits for a move whose script `prepare` has yet to make (the
+        most a reading could have to work out at once; a look-ahead is a few ms)."""
+        if self.phase == AWAIT:
+            for move in self.game.legal_moves():
+                if move not in self.scripts:
+                    return False
+        return True
 
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
@@ -280,12 +288,14 @@ class Guide:
     def _await(self):
         self.phase = OVER if self.game.over else AWAIT
         self.board = self._position_board()
+        self._moved()
         self.scripts = {}
         self.hint = None
         self.mistake = None
         self._render()
 
     def _restore(self):
+        self._moved()
         self.phase = RESTORE
         self.back_to = AWAIT
         self.before = self.board.places()
@@ -313,6 +323,7 @@ class Guide:
         self.mover = self.game.to_move
         self.done = 0
         self.board = self._position_board()
+        self._moved()
         self.laps = 0
         self.skip_offered = False
         self.phase = SOWING
@@ -325,6 +336,7 @@ class Guide:
         self.mistake = None
         self.confirmed = False
         self.uur_half = False
+        self._moved()
         for _ in range(steps):
             step = self.script[self.done]
             self.board.apply(step, self.mover)
@@ -403,39 +415,69 @@ class Guide:
                 return False
         return True
 
-    def _ahead(self, counts, settled, board, script, done, mover):
-        """How many more steps of `script` the reading shows done (0 when it shows the board
-        as it is, None when it shows neither that nor any of the next LOOKAHEAD steps)."""
-        start = board.places()
+    def _moved(self):
+        """self.board changes: what was worked out from it goes."""
+        self._looks = {}
+        self._now = None
+
+    def _places(self):
+        """self.board's places (made once a board)."""
+        if self._now is None:
+            self._now = self.board.places()
+        return self._now
+
+    def _look(self, move, done):
+        """The look-ahead of `move` from self.board, `done` steps of its script in (0 while
+        the board waits for it): what each of the next LOOKAHEAD steps (fewer at the end of
+        the script) makes the board show, as a list of (places, the places that differ from
+        now). Made once for each (move, done) while the board stays as it is."""
+        key = (move, done)
+        looks = self._looks.get(key)
+        if looks is None:
+            script = self._script(move)
+            mover = self.mover if self.phase == SOWING else self.game.to_move
+            start = self._places()
+            ahead = self.board.copy()
+            looks = []
+            for step in script[done:done + LOOKAHEAD]:
+                ahead.apply(step, mover)
+                expected = ahead.places()
+                looks.append((expected, [place for place in range(self.size)
+                                         if expected[place] != start[place]]))
+            self._looks[key] = looks
+        return looks
+
+    def _ahead(self, counts, settled, move, done):
+        """How many more steps of `move`'s script (`done` steps in) the reading shows done (0
+        when it shows the board as it is, None when it shows neither that nor any of the
+        next LOOKAHEAD steps)."""
+        start = self._places()
         if not self.confirmed and self._agrees(counts, settled, start, ()):
             return 0            # the usual frame: nothing new (confirm() looks further)
-        ahead = board.copy()
-        for steps in range(1, LOOKAHEAD + 1):
-            if done + steps > len(script):
-                return None
-            ahead.apply(script[done + steps - 1], mover)
-            expected = ahead.places()
-            changed = [place for place in range(self.size) if expected[place] != start[place]]
+        looks = self._look(move, done)
+        steps = 0
+        for expected, changed in looks:
+            steps += 1
             if self._agrees(counts, settled, expected, changed):
                 return steps
+        if steps < LOOKAHEAD:
+            return None         # the script ends before the reading's board
         return 0 if self._agrees(counts, settled, start, ()) else None
 
     def _await_reading(self, counts, settled):
         # once confirm() vouches for a broken pit, look for the move lifted from it
-        if not self.confirmed and self._agrees(counts, settled, self.board.places(), ()):
+        if not self.confirmed and self._agrees(counts, settled, self._places(), ()):
             self._clear_mistake(settled)
             return
-        game = self.game
-        for move in game.legal_moves():
-            steps = self._ahead(counts, settled, self.board, self._script(move), 0,
-                                game.to_move)
+        for move in self.game.legal_moves():
+            steps = self._ahead(counts, settled, move, 0)
             if steps:
                 self._start(move, steps)
                 return
-        self._show_mistake(counts, settled, [self.board.places()], None)
+        self._show_mistake(counts, settled, [self._places()], None)
 
     def _sowing_reading(self, counts, settled):
-        steps = self._ahead(counts, settled, self.board, self.script, self.done, self.mover)
+        steps = self._ahead(counts, settled, self.move, self.done)
         if steps is None:
             self._show_mistake(counts, settled, self._next_boards(), self.script[self.done])
             return
@@ -457,11 +499,9 @@ class Guide:
         self.mistake = None
 
     def _next_boards(self):
-        boards = [self.board.places()]
-        ahead = self.board.copy()
-        for step in self.script[self.done:self.done + LOOKAHEAD]:
-            ahead.apply(step, self.mover)
-            boards.append(ahead.places())
+        boards = [self._places()]
+        for expected, _ in self._look(self.move, self.done):
+            boards.append(expected)
         return boards
 
     def _target_reading(self, counts, settled):

@@ -14,7 +14,7 @@ One frame arrives about every 10.7 ms (one conversion of the slowest of the boar
 their fast rate, on their own oscillators; a reading the Pico could not vouch for is None and
 is skipped) with one raw reading per channel: the 2n pits, then South's store, then North's store (see `frames`). Each channel
 goes through the same small filter, a few integer operations a frame; floats only when a steady
-value is judged (every 100 ms):
+value is judged (a new one every 100 ms until it counts, a counted one every 250 ms):
 
 1. **Range.** A reading at or beyond the converter's limits (the HX711 clips at -2**23 and
    2**23 - 1) is no weight: the channel reports a fault and the reading goes no further.
@@ -27,11 +27,13 @@ value is judged (every 100 ms):
    a hand in the pit). A step of one seed always leaves it.
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
    hand resting on the pit trembles more than that) is judged at once, then again every
-   100 ms. These re-judgements of a steady count are paced: the channels earn them a little
-   faster than they fall due, and a frame makes only those earned, three at most, so their
-   floats (1.4 ms a channel on a Pico) are spread over the frames, one or two a frame at 80
-   frames a second, instead of all falling on one, or on the frame after the CPU was away;
-   one not yet earned waits a frame or two. Its
+   100 ms until it counts, and every 250 ms once it does (to follow the cell's creep and to
+   notice a hand that trembles on a counted place). A judgement's floats take 1.4 ms a
+   channel on a Pico, an eighth of a frame, so a frame makes two at most, the others due
+   waiting a frame or two; and the re-judgements of counted places are paced: the channels
+   earn them a little faster than they fall due and a frame makes only those earned, so they
+   are spread over the frames, about one a frame, instead of all falling on one, or on the
+   frame after the CPU was away. Its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
    wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how
    many seeds are in play (a cell off scale that the converter's range did not catch), both
@@ -94,9 +96,10 @@ except ImportError:
         return value
 
 RING = const(5)             # readings the median filter holds (median5 is written for 5)
-JUDGE_MS = const(100)       # a settled channel is judged again every 100 ms (8 frames at 80 Hz)
-PACE_MOST = const(3)        # ... no more than this many such re-judgements in one frame
-PACE_CAP = const(PACE_MOST * JUDGE_MS)
+JUDGE_MS = const(100)       # a steady band is judged again every 100 ms until it counts...
+STEADY_MS = const(250)      # ... then every 250 ms
+JUDGE_MOST = const(2)       # judgements in one frame at most
+PACE_CAP = const(JUDGE_MOST * STEADY_MS)
 BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
 MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
 MOTION_FRAMES = const(16)
@@ -106,7 +109,8 @@ SIZE = const(0)             # header: the number of channels
 CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see feed)
 REDO = const(2)             # ... a native pass's answer: channels for the Python step (bits)
 JUDGE = const(3)            # ... and the channels whose judgement is due (bits)
-HEADER = const(4)
+JUDGED = const(4)           # ... judgements made in this frame
+HEADER = const(5)
 LOW = const(0)              # per channel: readings at or beyond these are out of range
 HIGH = const(1)
 TOL = const(2)              # the band's half-width, raw units
@@ -444,12 +448,13 @@ class CountingSensor:
         return changed
 
     def _earn(self, t_ms):
-        """Time moves on to `t_ms`: the re-judgements of counted bands earned by now (in
-        channel-ms: one costs JUDGE_MS), at one and a half times the rate they fall due (a
-        backlog clears), no more than PACE_MOST at once; a new band's first judgements are
-        never held back."""
+        """Time moves on to `t_ms`, a new frame: no judgement made in it yet, and the
+        re-judgements of counted bands earned by now (in channel-ms: one costs STEADY_MS), at
+        one and a half times the rate they fall due (a backlog clears), no more than
+        JUDGE_MOST at once; a new band's judgements need none."""
+        state = self._state
+        state[JUDGED] = 0
         if self._t is not None:
-            state = self._state
             credit = state[CREDIT] + (3 * len(self._channels) * int(t_ms - self._t) >> 1)
             state[CREDIT] = credit if credit < PACE_CAP else PACE_CAP
         self._t = t_ms
@@ -525,10 +530,15 @@ class CountingSensor:
             acc //= 2
         st[at + N] = n
         st[at + ACC] = acc
-        if t_ms >= st[at + DUE] and (st[at + FRESH] or st[CREDIT] >= JUDGE_MS):
-            if not st[at + FRESH]:
-                st[CREDIT] -= JUDGE_MS
-            st[at + DUE] = t_ms + JUDGE_MS
+        if t_ms >= st[at + DUE] and st[JUDGED] < JUDGE_MOST:
+            if st[at + FRESH]:
+                st[at + DUE] = t_ms + JUDGE_MS
+            elif st[CREDIT] >= STEADY_MS:
+                st[CREDIT] -= STEADY_MS
+                st[at + DUE] = t_ms + STEADY_MS
+            else:
+                return                  # not yet earned: a frame or two later
+            st[JUDGED] += 1
             if self._judge(i, ch, t_ms):
                 changed.append(i)
 
@@ -705,8 +715,8 @@ class CountingSensor:
                 ch.lag = 0.0
             else:
                 # settled and still: follow the slow creep of the cell, on both zeros
-                if elapsed > self.settle_ms:
-                    elapsed = self.settle_ms
+                if elapsed > STEADY_MS:
+                    elapsed = STEADY_MS     # not more than a judgement's worth after a gap
                 ch.lag = residual * per_seed
                 ch.lag_at = t_ms
                 creep = ch.lag * elapsed / self.track_ms

@@ -244,6 +244,21 @@ def test_chain_limits():
     assert "next" in str(raises(ValueError, hx711.HX711Chain, 28, 5, 8))
 
 
+def test_a_cpu_away_for_a_flash_write_revives_nothing():
+    """The CPU away 170 ms (a move's journal written to the flash takes up to 160 ms) while
+    the chips convert and the program reads them into the ring: the readings were there all
+    along, so nothing is stalled and no chip is powered down; the readings carry on."""
+    clock = rig.fresh_pico()
+    values = [5, 6, -7]
+    loadcells.direct(2, [3, 4, 5], values)
+    reader = hx711.HX711Array(2, [3, 4, 5], clock=clock)
+    assert len(_frames(clock, reader, 100)) >= 8
+    clock.advance(170)                          # away: no read() meanwhile
+    after = _frames(clock, reader, 100)
+    assert (reader.revivals, reader.restarts) == (0, 0), (reader.revivals, reader.restarts)
+    assert len(after) >= 8 and after[-1][1] == values
+
+
 def test_a_chip_left_half_read_is_revived():
     """A glitch on PD_SCK (two pulses the program did not make) leaves one chip half way
     through a read, its DOUT held at a data bit: the program would wait for it for ever. After

@@ -2,7 +2,8 @@
 no pytest, no random: the same games on CPython and MicroPython)."""
 
 from controller.rules import Game
-from controller.guide import Guide, ACTIVITY, OVER
+from controller.guide import Guide, ACTIVITY, OVER, SOWING
+from controller.guide.guide import LOOKAHEAD
 from controller.guide.frame import DROP, FLASH
 from helpers import follow_leds
 
@@ -42,11 +43,28 @@ def test_scripts_prepared_while_the_board_waits_are_the_moves_own():
     while not guide.prepared:
         assert guide.prepare()
         prepared += 1
-    assert not guide.prepare()
     legal = game.legal_moves()
     assert prepared == len(legal) and sorted(guide.scripts) == sorted(legal)
+    # then the boards of each one's first steps
+    while guide.prepare():
+        prepared += 1
+    assert prepared == 2 * len(legal)
     for move in legal:
-        assert guide.scripts[move] == game.copy().push(move, script=True)
+        script = game.copy().push(move, script=True)
+        assert guide.scripts[move] == script
+        board = guide.board.copy()
+        start = board.places()
+        looks = []
+        for step in script[:LOOKAHEAD]:
+            board.apply(step, game.to_move)
+            places = board.places()
+            looks.append((places, [p for p in range(len(places)) if places[p] != start[p]]))
+        assert guide._look(move, 0) == looks
+    # during a move, the boards of its next steps
+    counts = game.pits + [0, 0]
+    follow_leds(guide.frame, counts, 0)             # the lit pit lifted
+    guide.update(counts)
+    assert guide.phase == SOWING and guide.prepare() and not guide.prepare()
     # a whole game with the guide working ahead whenever it can is the same game
     assert _play("layli-goobalay", prepare=True).moves == _play("layli-goobalay").moves
 
