@@ -36,6 +36,8 @@ standalone firmware's own loop (`Standalone.step()`, then `sleep_ms(1)`, as `run
 Pico prints each new guide frame, and a player on the host who reads only those frames does
 what the LEDs say — lifts the lit pit, drops one seed, empties a pit into a store, moves an
 Uur's seed — by setting the masses the HX711 models measure (every seed of the same mass).
+A new move's lit pits reach the player a second after they are shown (THINK_MS: the least a
+person takes to choose a pit and reach for it; the loop runs on meanwhile, as it would).
 The guide accepts each step from the sensed counts, as on a board. The first N moves (--moves,
 default 3; 0 plays the game to its end) of the board's own seed (SEEDS: their first 3 moves have
 a relay of several laps, captures and an Uur: 84 steps on 2 x 6) take about 10 minutes wall a
@@ -241,6 +243,7 @@ STANDALONE = {"pico-standalone-2x6": "layli-goobalay",
 HISTOGRAM_US = 100              # the frame times' histogram on the Pico: 0.1 ms buckets ...
 HISTOGRAM = 400                 # ... up to 40 ms (a longer step counts in the last)
 PERIOD_MS = 10.702              # one HX711 conversion at 80 SPS (RATE high), the frame period
+THINK_MS = 1000                 # a player's least time between a move's end and the next lift
 # The player's seed for each board: its first 3 moves have a relay of several laps, captures
 # and an Uur (found by playing the Player against controller.guide on the host)
 SEEDS = {"pico-standalone-2x6": 95, "pico-standalone-2x12": 45, "pico-standalone-2x7": 1}
@@ -393,6 +396,7 @@ longest = [0, ""]
 peak = 0
 live = 0
 last_places = None
+think_from = None
 gc.collect()
 heap_start = gc.mem_alloc()
 in_use = heap_start
@@ -458,10 +462,17 @@ while True:
         longest[0], longest[1] = took - flash, label or "other"
     if flash > longest[0]:
         longest[0], longest[1] = flash, "flash"
+    # the player sees a frame as soon as it is drawn, but a new move's lit pits only after
+    # THINK_MS: a person takes that long at least to choose a pit and reach for it
     shown = app.session.frame.places
     if shown != last_places:
-        last_places = shown
-        print("F", len(game.moves), app.session.frame.encode().hex())
+        waiting = app.session.guide.phase == "await" and not game.over
+        if waiting and think_from is None:
+            think_from = time.ticks_ms()
+        if not waiting or time.ticks_diff(time.ticks_ms(), think_from) >= %(think_ms)d:
+            last_places = shown
+            think_from = None
+            print("F", len(game.moves), app.session.frame.encode().hex())
     clock.sleep_ms(1)
 total_ms = time.ticks_diff(time.ticks_ms(), start)
 sensors = device.sensors
@@ -608,7 +619,7 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         pico.reset_stats()
         code = GAME % {"config": json.dumps(config), "tare": tare, "per_seed": per_seed,
                        "limit_ms": int(limit_s * 1000), "moves": moves,
-                       "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US}
+                       "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US, "think_ms": THINK_MS}
         transport = pico._connect()
         transport.exec_raw_no_follow(code)
         _, error = transport.follow(timeout=300, data_consumer=consume)

@@ -394,6 +394,16 @@ class Guide:
     def _agrees(self, counts, settled, expected, changed):
         """`counts` agree with `expected`: every settled, trusted place is equal, and every
         place in `changed` has settled (or is vouched for, when faulty)."""
+        if type(changed) is bytes or type(changed) is list:
+            # the places that change are where a look-ahead that is not the board's fails:
+            # looked at first, so that the other moves' boards are turned down in a place or
+            # two (the reading where a pit is lifted is compared with every legal move's)
+            for place in changed:
+                if self.faults[place]:
+                    if not self.confirmed:
+                        return False
+                elif not settled[place] or counts[place] != expected[place]:
+                    return False
         for place in range(self.size):
             if self.faults[place]:
                 if place in changed and not self.confirmed:
@@ -442,8 +452,8 @@ class Guide:
             for step in script[done:done + LOOKAHEAD]:
                 ahead.apply(step, mover)
                 expected = ahead.places()
-                looks.append((expected, [place for place in range(self.size)
-                                         if expected[place] != start[place]]))
+                looks.append((_compact(expected), _compact(
+                    [place for place in range(self.size) if expected[place] != start[place]])))
             self._looks[key] = looks
         return looks
 
@@ -665,3 +675,13 @@ class Guide:
         if self.mistake is None:
             frame.set(self.size - 2, PLAYER_COLOURS[SOUTH], STEADY)
             frame.set(self.size - 1, PLAYER_COLOURS[NORTH], STEADY)
+
+
+def _compact(values):
+    """A list of small counts as bytes: a look-ahead of a 2 x 12 board's twelve legal moves
+    holds 72 boards, which as lists of ints take 16 KB of a Pico's heap, as bytes a third of
+    that; a list still when a place holds more than 255 seeds."""
+    try:
+        return bytes(values)
+    except ValueError:
+        return values

@@ -58,7 +58,8 @@ def test_scripts_prepared_while_the_board_waits_are_the_moves_own():
         for step in script[:LOOKAHEAD]:
             board.apply(step, game.to_move)
             places = board.places()
-            looks.append((places, [p for p in range(len(places)) if places[p] != start[p]]))
+            looks.append((bytes(places),
+                          bytes(p for p in range(len(places)) if places[p] != start[p])))
         assert guide._look(move, 0) == looks
     # during a move, the boards of its next steps
     counts = game.pits + [0, 0]
