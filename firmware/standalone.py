@@ -86,6 +86,9 @@ class Journal(FileStorage):
 
     due = False
 
+    def __init__(self, path):
+        FileStorage.__init__(self, path, keep_open=True)    # its kilobyte while it is free
+
     def sync(self):
         self.due = True
 
@@ -95,6 +98,7 @@ class Journal(FileStorage):
 
     def close(self):
         self.write()
+        FileStorage.close(self)
 
 
 def load_calibration(path, channels):
@@ -273,7 +277,12 @@ class Standalone:
             storage.write()
         else:
             self.calibration_due = False
-            save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+            try:
+                save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+            except MemoryError:
+                # opening a file takes a kilobyte in one piece, which a full heap may not
+                # have: the old calibration stays, the next move's end tries again
+                self.problem = "calibration not saved: the Pico's memory is full"
         self._waiting_since = now       # the next file waits from now
 
     def _sense(self, now, trusted):

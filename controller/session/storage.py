@@ -38,11 +38,18 @@ class MemoryStorage:
 
 class FileStorage:
     """Lines in a text file, appended in memory and written, synced, by `sync()` (or `close()`);
-    a torn last line (the power went while it was written) is left for the reader to drop."""
+    a torn last line (the power went while it was written) is left for the reader to drop.
 
-    def __init__(self, path):
+    With `keep_open` the file is opened for appending at once and stays open: each sync
+    writes and flushes it (on a Pico's littlefs a flush commits what was written). For a
+    Pico's heap, which a game fills and cuts up: opening a file there takes a kilobyte in
+    one piece (its cache), which a 2 x 12 board's heap did not have at a move's end
+    (MemoryError, found on the emulated Pico)."""
+
+    def __init__(self, path, keep_open=False):
         self.path = path
         self._pending = []          # appended, not yet written
+        self._handle = open(path, "a") if keep_open else None
 
     def lines(self):
         try:
@@ -64,24 +71,38 @@ class FileStorage:
     def sync(self):
         if not self._pending:
             return
-        with open(self.path, "a") as handle:
-            # line by line: a move's lines joined are kilobytes in one piece, which a Pico's
-            # full, cut-up heap may not have (a long relay's 2.2 KB: MemoryError, found on
-            # the emulated Pico)
-            for line in self._pending:
-                handle.write(line)
-                handle.write("\n")
-            handle.flush()
-            fsync = getattr(os, "fsync", None)
-            if fsync is not None:
-                fsync(handle.fileno())
+        if self._handle is not None:
+            self._write(self._handle)
+        else:
+            with open(self.path, "a") as handle:
+                self._write(handle)
         self._pending = []
+
+    def _write(self, handle):
+        # line by line: a move's lines joined are kilobytes in one piece, which a Pico's
+        # full, cut-up heap may not have (a long relay's 2.2 KB: MemoryError, found on the
+        # emulated Pico)
+        for line in self._pending:
+            handle.write(line)
+            handle.write("\n")
+        handle.flush()
+        fsync = getattr(os, "fsync", None)
+        if fsync is not None:
+            fsync(handle.fileno())
 
     def clear(self):
         self._pending = []
+        kept = self._handle is not None
+        if kept:
+            self._handle.close()        # its memory is the new one's
         with open(self.path, "w"):
             pass
+        if kept:
+            self._handle = open(self.path, "a")
 
     def close(self):
-        """Write what is appended (a clean stop keeps every line)."""
+        """Write what is appended (a clean stop keeps every line), and close the file."""
         self.sync()
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None

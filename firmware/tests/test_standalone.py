@@ -87,6 +87,40 @@ def test_calibration_saved_with_the_drift_at_each_move():
     assert all(saved["tare"][i] > rig.TARE[i] for i in range(14))
 
 
+def test_a_calibration_the_heap_cannot_hold_waits_for_the_next_move():
+    """A heap too cut up to open a file (MemoryError) when the calibration is due: the old
+    calibration stays, the board says why, the game goes on, and the next move's end saves
+    it. The journal's file is open from the start, its memory taken while it was free."""
+    import standalone
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    before = open(folder + CALIBRATION).read()
+    save = standalone.save_text
+
+    def full(path, text):
+        raise MemoryError("memory allocation failed, allocating 1148 bytes")
+
+    standalone.save_text = full
+    try:
+        while not app.session.game.moves:
+            rig.advance_board(app.session.guide, seeds.counts, 4)
+            rig.run(clock, app, 280, before=seeds.load)
+        rig.run(clock, app, 2000, before=seeds.load)
+    finally:
+        standalone.save_text = save
+    assert "memory" in app.problem and not app.calibration_due
+    assert open(folder + CALIBRATION).read() == before
+    journal = [json.loads(line)["move"] for line in open(folder + JOURNAL)
+               if '"e": "move"' in line]
+    assert journal == app.session.game.moves == [app.session.game.moves[0]]
+    while len(app.session.game.moves) < 2:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 280, before=seeds.load)
+    rig.run(clock, app, 2000, before=seeds.load)
+    assert open(folder + CALIBRATION).read() != before
+
+
 def test_a_moves_files_are_written_after_the_reading_with_the_reads_queued():
     """A littlefs write stops a Pico's CPU for 50 ms or more: never while a reading is judged
     (at the end of a step, after it), one file a step, each after the load cells' next reads

@@ -43,6 +43,26 @@ def test_file_storage_round_trip():
     assert FileStorage(path).lines() == []
 
 
+def test_file_storage_kept_open():
+    """keep_open (a Pico's journal): the file open from the start, each sync written and
+    flushed into it, read back while it stays open; clear() empties it and keeps it open."""
+    path = "/tmp/layli-journal-open.txt"
+    storage = FileStorage(path, keep_open=True)
+    storage.clear()
+    storage.append("one")
+    storage.append("two")
+    assert FileStorage(path).lines() == []          # nothing written before a sync
+    storage.sync()
+    assert FileStorage(path).lines() == ["one", "two"]
+    storage.append("three")
+    storage.sync()
+    assert FileStorage(path).lines() == ["one", "two", "three"] == storage.lines()
+    storage.clear()
+    storage.append("four")
+    storage.close()
+    assert FileStorage(path).lines() == ["four"]
+
+
 def test_the_next_hand_is_set_up_from_the_board():
     from controller.rules import Match
     from controller.guide.setup import HandSetup, COPY, READY
