@@ -99,7 +99,6 @@ LATE_US = const(200)        # a delay must reach the program this long before th
 QUEUE = const(8)            # readings kept for a CPU that reads late
 MOST_US = const(8000)       # the longest delay the planner may ask for
 GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
-DRAIN_MOST = const(128)     # ring entries taken in one turn at most (a few readings' worth)
 AHEAD = const(4)            # reads `plan_ahead` times at once: the TX FIFO's depth, 40 ms
 WANDER_US = const(30)       # ... each read further ahead planned this much further off the
                             # conversions (a conversion's +-20 us, the moment's own error)
@@ -541,11 +540,6 @@ class _Reader:
             if now - self._last_reading > STALL_US and self._clock is not None:
                 self._revive()
             return
-        if (end - ring.taken) % ring.entries > DRAIN_MOST:
-            # back from a long absence (a flash write: 160 ms, some 800 entries): a few
-            # readings a turn, not all at once (each DOUT change is a call of the planner's,
-            # 16 ms of them in one turn on a Pico); the ring holds 250 ms
-            end = (ring.taken + DRAIN_MOST) % ring.entries
         if fast is None:
             self._drain_plain(ring, end, now)
             return

@@ -547,7 +547,8 @@ def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(bridge_ima
             assert bridge.device.firmware.startswith("layli-pico")
             assert len(frames) >= 60, len(frames)
             # past the warm-up every cell of every reading is its model's value
-            assert all(readings == values for _, readings in frames[10:]), frames[10]
+            assert all(readings == values for _, readings in frames[10:]), [
+                (i, f) for i, f in enumerate(frames) if f[1] != values]
             span = (frames[-1][0] - frames[10][0]) / (len(frames) - 11)
             assert 10 <= span <= 11.5, span     # one a conversion of the slowest chip
             layout = profile.led_layout()

@@ -247,23 +247,16 @@ def test_chain_limits():
 def test_a_cpu_away_for_a_flash_write_revives_nothing():
     """The CPU away 170 ms (a move's journal written to the flash takes up to 160 ms) while
     the chips convert and the program reads them into the ring: the readings were there all
-    along, so nothing is stalled and no chip is powered down; the readings carry on, those of
-    meanwhile taken out of the ring a few a turn."""
+    along, so nothing is stalled and no chip is powered down; the readings carry on."""
     clock = rig.fresh_pico()
     values = [5, 6, -7]
     loadcells.direct(2, [3, 4, 5], values)
     reader = hx711.HX711Array(2, [3, 4, 5], clock=clock)
     assert len(_frames(clock, reader, 100)) >= 8
     clock.advance(170)                          # away: no read() meanwhile
-    made = reader.frames
-    first = reader.read()
-    caught_up = reader.frames - made            # the readings taken out of the ring at once
     after = _frames(clock, reader, 100)
     assert (reader.revivals, reader.restarts) == (0, 0), (reader.revivals, reader.restarts)
-    assert first == values and len(after) >= 8 and after[-1][1] == values
-    # the 16 readings of meanwhile come a few a turn (hx711.DRAIN_MOST entries), not all
-    # in the first (a turn 16 ms long on a Pico)
-    assert 1 <= caught_up <= 5 and reader.frames - made >= 24, (caught_up, reader.frames)
+    assert len(after) >= 8 and after[-1][1] == values
 
 
 def test_a_chip_left_half_read_is_revived():
