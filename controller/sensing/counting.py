@@ -106,7 +106,7 @@ MOTION_FRAMES = const(16)
 # The flat table (`CountingSensor._state`): a header, then STATE_WORDS ints per channel. A native
 # filter (firmware/fast.py) reads and writes the same words, by the same numbers.
 SIZE = const(0)             # header: the number of channels
-CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see feed)
+CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see _earn)
 REDO = const(2)             # ... a native pass's answer: channels for the Python step (bits)
 JUDGE = const(3)            # ... and the channels whose judgement is due (bits)
 JUDGED = const(4)           # ... judgements made in this frame
@@ -271,7 +271,8 @@ class CountingSensor:
     - `settle_ms=200`: how long a value must hold before a new count is accepted. A seed
       dropped into a pit bounces and the plate rings for about 100 ms; 200 ms of steadiness is
       16 frames, whose mean is 4 times less noisy than one frame; and a player sees 0.2 s as
-      immediate. A count follows a step about settle_ms + 25 ms after it.
+      immediate. A count follows a step about settle_ms + 25 ms after it (a frame later for
+      every two places that changed in the same frame: JUDGE_MOST).
     - `tolerance=0.3`: the band's half-width in seeds. Noise at 0.05 seed a frame moves the
       median of 5 by 0.03 seed: 0.3 is ten deviations away, so noise never breaks a band, and a
       seed (1.0) always does.
