@@ -57,6 +57,7 @@ RENDER_MS = 40                  # the strip follows the guide's patterns 25 time
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
+UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
 # (hz, ms) notes; 0 hz is a rest
 MOVE_DONE = ((1319, 50),)
@@ -282,7 +283,10 @@ class Standalone:
             except MemoryError:
                 # opening a file takes a kilobyte in one piece, which a full heap may not
                 # have: the old calibration stays, the next move's end tries again
-                self.problem = "calibration not saved: the Pico's memory is full"
+                self.problem = UNSAVED
+            else:
+                if self.problem == UNSAVED:
+                    self.problem = None
         self._waiting_since = now       # the next file waits from now
 
     def _sense(self, now, trusted):
