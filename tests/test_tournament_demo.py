@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +19,13 @@ needs_mosquitto = pytest.mark.skipif(
     reason="Mosquitto is not installed (.ci/run installs it)")
 
 
-def check_event(summary: dict, tables: int, rounds: int, system: str = "swiss") -> None:
+def check_event(summary: dict, tables: int, rounds: int, system: str = "swiss",
+                database: Path | None = None) -> None:
     assert summary["games"] == summary["results_recorded"] == tables * rounds
+    if summary["rejected"] and database is not None:
+        with Store(database) as store:
+            why = [(row.topic, row.reason, row.detail) for row in store.rejected()]
+        raise AssertionError("the server rejected %d message(s): %s" % (summary["rejected"], why))
     assert summary["rejected"] == 0
     assert summary["standings"] == reference_standings(tables, rounds, system=system)
 
@@ -28,7 +34,7 @@ def test_a_small_event_with_every_fault_on_the_embedded_broker(tmp_path):
     """A table drops off in round 1; the broker restarts, then the server, in round 2."""
     plan = FaultPlan(table_off_round=1, broker_restart_round=2, server_restart_round=2)
     summary = DemoEvent(tmp_path, tables=3, rounds=2, faults=plan).run(timeout=300)
-    check_event(summary, 3, 2)
+    check_event(summary, 3, 2, database=tmp_path / "event.sqlite")
     assert summary["faults"] == ["table off", "table %s back" % summary["faults"][1].split()[1],
                                  "broker restart", "server restart"]
 
@@ -40,7 +46,7 @@ def test_a_board_that_dies_mid_game_has_its_game_moved_to_a_spare_table(tmp_path
     plan = FaultPlan(table_off_round=0, broker_restart_round=0, server_restart_round=0,
                      table_dies_round=1)
     summary = DemoEvent(tmp_path, tables=2, rounds=2, faults=plan).run(timeout=300)
-    check_event(summary, 2, 2)
+    check_event(summary, 2, 2, database=tmp_path / "event.sqlite")
     with Store(tmp_path / "event.sqlite") as store:
         (moved,) = store.relocations()
         dead = moved.from_table
@@ -54,7 +60,7 @@ def test_a_board_that_dies_mid_game_has_its_game_moved_to_a_spare_table(tmp_path
 
 def test_a_round_robin_event(tmp_path):
     summary = DemoEvent(tmp_path, tables=2, rounds=3, system="round-robin").run(timeout=300)
-    check_event(summary, 2, 3, "round-robin")
+    check_event(summary, 2, 3, "round-robin", tmp_path / "event.sqlite")
     # everyone met everyone: 4 players, 3 rounds, 3 games each
     assert all(row["games"] == 3 for row in summary["standings"])
 
@@ -73,7 +79,7 @@ def test_an_event_over_mosquitto_with_every_fault(tmp_path):
                      server_restart_round=2)
     summary = DemoEvent(tmp_path, tables=8, rounds=2, broker="mosquitto",
                         faults=plan).run(timeout=1200)
-    check_event(summary, 8, 2)
+    check_event(summary, 8, 2, database=tmp_path / "event.sqlite")
     faults = summary["faults"]
     assert faults[:3] == ["table off", "table dies", "game moved to table-9"], faults
     assert sorted(fault.split()[-1] for fault in faults[3:5]) == ["back", "mended"], faults

@@ -440,6 +440,11 @@ class TournamentServer:
 
     # --- the live feed ----------------------------------------------------------------------
 
+    def table_view(self, table: str) -> dict[str, Any]:
+        """What the live pages show of `table` (a copy): its "presence" ("online",
+        "offline"), "status", latest "state" and "last_move". KeyError for no such table."""
+        return dict(self._tables[table])
+
     def snapshot(self) -> dict[str, Any]:
         """Everything the live pages show, as one dict (also `GET /api/live`)."""
         tables = {table: dict(view) for table, view in self._tables.items()}
