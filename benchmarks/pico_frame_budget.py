@@ -143,6 +143,10 @@ worst = 0
 long_steps = 0              # steps over a conversion period: a garbage collection
 untrusted = []              # (ms into the run, cells) of each reading sent with cells missing
 seen = warm_untrusted
+late_log = []               # (ms into the run, the step before's us, the idle before's us) of
+late_seen = sensors.late    # each step whose drain planned a read too late to delay it
+before = 0
+rested = 0
 start = time.ticks_us()
 while time.ticks_diff(time.ticks_us(), start) < %(us)d:
     began = time.ticks_us()
@@ -153,12 +157,19 @@ while time.ticks_diff(time.ticks_us(), start) < %(us)d:
         worst = took
     if took > 10000:
         long_steps += 1
+    if sensors.late != late_seen:
+        if len(late_log) < 100:
+            late_log.append((time.ticks_diff(began, start) // 1000, before, rested))
+        late_seen = sensors.late
+    before = took
     if sensors.untrusted != seen:
         if len(untrusted) < 100:
             untrusted.append((time.ticks_diff(began, start) // 1000, sensors.untrusted - seen))
         seen = sensors.untrusted
     steps += 1
+    idled = time.ticks_us()
     bridge.idle()
+    rested = time.ticks_diff(time.ticks_us(), idled)
 total = time.ticks_diff(time.ticks_us(), start)
 gc.collect()
 in_use = gc.mem_alloc()
@@ -166,7 +177,8 @@ fs = os.statvfs("/")
 print(json.dumps({"busy_us": busy, "total_us": total, "steps": steps, "worst_step_us": worst,
                   "start_us": start, "warm_frames": warm_frames,
                   "warm_untrusted": warm_untrusted, "long_steps": long_steps,
-                  "untrusted_log": untrusted, "collections": device.collections,
+                  "untrusted_log": untrusted, "late_log": late_log,
+                  "collections": device.collections,
                   "delays": sensors.delays, "late": sensors.late,
                   "frames": bridge.sensor_frames - warm_frames,
                   "untrusted": sensors.untrusted - warm_untrusted,
@@ -207,6 +219,11 @@ def bridge(emulated, name: str, seconds: float) -> dict:
     result.update(board=name, seconds=seconds, emulator_busy=(cycles - idle) / cycles,
                   expected=int(result["total_us"] // period_us),
                   corrupted=sum(within(chip.get("corrupted_times_ns", [])) for chip in chips),
+                  # when, in ms into the measured run (the logs' times), and which chip
+                  corrupted_log=sorted(((t - begin_ns) // 1000000, index)
+                                       for index, chip in enumerate(chips)
+                                       for t in chip.get("corrupted_times_ns", [])
+                                       if begin_ns <= t < end_ns)[:100],
                   # a result of the slowest chip replaced unread: a reading lost
                   lost=within(slowest.get("overwritten_times_ns", [])) if slowest else 0,
                   reads=sum(chip.get("reads", 0) for chip in models))

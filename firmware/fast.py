@@ -538,7 +538,8 @@ HAVE = const(6)             # the levels below are known
 LEVELS = const(7)
 BLOCK = const(8)            # words of the read under way so far; -1: none under way
 START = const(9)            # when it began (us after the epoch)
-AFTER = const(10)           # 1: the next levels are the ones after a read: its end
+AFTER = const(10)           # 1: the next levels are the ones after a read: its end;
+                            # SEEK: nothing is parsed before the next MARK
 POSITIONS = const(11)
 PLANNER = const(12)
 SCRATCH = const(13)         # an array('i') of 24 + 6: the read's words, then _plan's out
@@ -556,6 +557,7 @@ UNTRUSTED = const(24)       # cell readings not to be trusted
 DROPPED = const(25)         # readings dropped from a full queue
 TIMER = const(26)           # the address of the timer's microseconds (TIMERAWL)
 CONTEXT = const(27)
+SEEK = const(2)
 
 
 @micropython.viper
@@ -563,8 +565,8 @@ def drain(context: ptr32) -> int:
     """Take the ring's entries from TAKEN up to END: the reader's `_entry`, `_levels`,
     `_reading` and `_judged` in one: each change of the DOUT levels tells the planner a
     conversion's end (its saw_end, here inline); each completed read is unpacked into the next
-    queue slot with the bitmask of the cells to trust, and the next read planned. Returns how
-    many readings it made."""
+    queue slot with the bitmask of the cells to trust; at the end the next read is planned
+    from the newest one. Returns how many readings it made."""
     words = ptr32(context[WORDS])
     times = ptr32(context[TIMES])
     entries = context[ENTRIES]
@@ -586,6 +588,7 @@ def drain(context: ptr32) -> int:
     every = (1 << n) - 1
     t = context[LAST]
     done = 0
+    newest = 0
     while taken != end:
         word = words[taken]
         t = times[taken] - epoch
@@ -602,6 +605,8 @@ def drain(context: ptr32) -> int:
         if word == -1:                      # MARK (0xFFFFFFFF)
             block = 0
             start = t
+            continue
+        if after == SEEK:
             continue
         if after:                           # the levels after a read: it ended at t
             after = 0
@@ -639,13 +644,7 @@ def drain(context: ptr32) -> int:
             context[COUNT] = count + 1
             context[FRAMES] = context[FRAMES] + 1
             done += 1
-            if _all_known(state):           # the next read planned
-                out = ptr32(context[SCRATCH] + 4 * BITS)
-                out[1] = 0                  # widen_us
-                _plan(state, t, context[MOST_US], out)
-                context[READY] = out[0]
-                context[DELAY] = out[1]
-                context[PLANNED] = 1 if out[1] > 0 else 0
+            newest = t
             continue
         if not have:
             have = 1
@@ -664,6 +663,13 @@ def drain(context: ptr32) -> int:
             else:
                 seen = t - update
             _saw_end(state, cell, seen)
+    if done and _all_known(state):          # the next read planned, from the newest reading
+        out = ptr32(context[SCRATCH] + 4 * BITS)
+        out[1] = 0                          # widen_us
+        _plan(state, newest, context[MOST_US], out)
+        context[READY] = out[0]
+        context[DELAY] = out[1]
+        context[PLANNED] = 1 if out[1] > 0 else 0
     context[TAKEN] = taken
     context[HAVE] = have
     context[LEVELS] = levels

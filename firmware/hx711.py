@@ -21,6 +21,8 @@ So this driver:
    channels empty it at once into a ring in RAM — the word, then the timer's microsecond
    (TIMERAWL) — so a CPU that is busy (writing flash, collecting garbage) cannot leave a read
    half done: it finds every word in the ring later. Nothing in a read waits on the CPU.
+   Back from longer than KEEP_US away (a flash write), it parses only the ring's last
+   KEEP_US — the readings a queue of QUEUE keeps — and passes over the rest.
 2. **watches the converters.** While it waits for every DOUT to be low, the program pushes the
    DOUT levels each time they change. A chip's DOUT falls 75 us after its conversion ends (or
    rises at the end of one whose result nobody read), so the CPU learns every chip's rhythm
@@ -99,6 +101,8 @@ LATE_US = const(200)        # a delay must reach the program this long before th
 QUEUE = const(8)            # readings kept for a CPU that reads late
 MOST_US = const(8000)       # the longest delay the planner may ask for
 GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
+KEEP_US = const(88000)      # a CPU back from longer away parses only the ring's last KEEP_US:
+                            # QUEUE readings, 10.7 ms apart; the older would leave the queue
 AHEAD = const(4)            # reads `plan_ahead` times at once: the TX FIFO's depth, 40 ms
 WANDER_US = const(30)       # ... each read further ahead planned this much further off the
                             # conversions (a conversion's +-20 us, the moment's own error)
@@ -358,6 +362,7 @@ class _Reader:
         self.delays = 0                 # reads the planner moved
         self.late = 0                   # reads whose delay came too late to send
         self.restarts = 0               # times the ring went round under a CPU away too long
+        self.passed_over = 0            # times older entries were passed over (see _pass_over)
         self.revivals = 0               # times the chips were reset after a stall
         self._clock = clock
         self._program = program
@@ -373,6 +378,7 @@ class _Reader:
         self._next_sent = False         # and whether that delay went to the program
         self._ahead_to = 0              # the reads up to this number have their delays queued
         self._sm = rp2.StateMachine(state_machine, program, freq=freq, **pins)
+        self._pio = rp2.PIO(state_machine // 4)   # the block its program is loaded into
         self._ring = _Ring(state_machine)
         if fast is None:
             self._frames = 0
@@ -418,6 +424,8 @@ class _Reader:
         self._block = None              # the read under way in the ring: its words
         self._start_us = 0
         self._after_read = False
+        self._seeking = False           # True: nothing is parsed before the next read's MARK
+        self._end_us = 0                # when the newest reading's read ended
         self._next_read = 0             # no plan in force: plan_ahead waits for one
         if fast is not None:
             context = self._context
@@ -531,6 +539,9 @@ class _Reader:
             self.restarts += 1
             ring.taken = end
             self._forget()
+            self._seek()
+        elif self._last_drain is not None and now - self._last_drain > KEEP_US:
+            self._pass_over(ring, end, now - KEEP_US)
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now
@@ -554,6 +565,38 @@ class _Reader:
         ring.taken = end
         context[fast.PLANNED] = 0
         self._rebase(context[fast.LAST])
+
+    def _pass_over(self, ring, end, since_us):
+        """Back from a long absence (a flash write: up to 200 ms), pass over the ring's entries
+        from before `since_us` unparsed: the readings among them would leave the queue anyway,
+        and parsing them took a Pico 0.75 ms a reading (16 ms after a flash write). The parse
+        starts again at the first read after them. The planner keeps every chip's rhythm:
+        the conversions it did not see are counted in whole periods at the next one it sees
+        (ReadPlanner.saw_end)."""
+        taken, entries = ring.taken, ring.entries
+        times = ring.times
+        mem32 = machine.mem32
+        low, high = 0, (end - taken) % entries      # the entries' times rise from `taken`:
+        while low < high:                           # the first one at or after since_us
+            middle = (low + high) // 2
+            if self._us(mem32[times + 4 * ((taken + middle) % entries)] & 0xFFFFFFFF) < \
+                    since_us:
+                low = middle + 1
+            else:
+                high = middle
+        if not low:
+            return
+        ring.taken = (taken + low) % entries
+        self._forget()
+        self._seek()
+        self.passed_over += 1
+
+    def _seek(self):
+        """Parse nothing before the next read's MARK (the ring is taken up anywhere: in the
+        middle of a read its words would read as DOUT levels)."""
+        self._seeking = True
+        if fast is not None:
+            self._context[fast.AFTER] = fast.SEEK
 
     def _planned(self, read, ready, wait):
         """The planner's plan for read number `read`: its delay to the program, unless
@@ -605,12 +648,17 @@ class _Reader:
         taken = ring.taken
         words, times, entries = ring.words, ring.times, ring.entries
         mem32 = machine.mem32
+        frames = self._frames
         while taken != end:
             # mem32 gives signed words (0xFFFFFFFF is -1): as unsigned
             self._entry(mem32[words + 4 * taken] & 0xFFFFFFFF,
                         self._us(mem32[times + 4 * taken] & 0xFFFFFFFF))
             taken = (taken + 1) % entries
         ring.taken = taken
+        if self._frames != frames and self.planner.all_known():
+            # the next read planned once, from the newest reading
+            ready, wait = self.planner.plan(self._end_us, MOST_US)
+            self._planned(self._frames + 1, ready, wait)
         self._rebase(now)
 
     def _entry(self, word, t_us):
@@ -625,6 +673,9 @@ class _Reader:
         if word == MARK:
             self._block = []
             self._start_us = t_us
+            self._seeking = False
+            return
+        if self._seeking:
             return
         if self._after_read:
             self._after_read = False
@@ -651,8 +702,8 @@ class _Reader:
                 planner.saw_end(cell, t_us if word & bit else t_us - UPDATE_US)
 
     def _reading(self, words, end_us):
-        """A read from `_start_us` to `end_us` (its 24 words): queued with the cells to trust;
-        the next read planned."""
+        """A read from `_start_us` to `end_us` (its 24 words): queued with the cells to trust
+        (the drain plans the next read once it has parsed everything)."""
         values = self._spare.pop() if self._spare else array("i", [0] * self.channels)
         got = unpack(words, self.positions)
         for cell in range(self.channels):
@@ -667,14 +718,15 @@ class _Reader:
         if len(self._queue) >= QUEUE:
             self._spare.append(self._queue.pop(0)[0])
         self._queue.append((values, trusted))
-        if planner.all_known():
-            ready, wait = planner.plan(end_us, MOST_US)
-            self._planned(self._frames + 1, ready, wait)
+        self._end_us = end_us
 
     def close(self):
-        """Stop the state machine and the DMA (PD_SCK stays low: the HX711s keep converting)."""
+        """Stop the state machine and the DMA and free the program's 32 instruction slots
+        (PD_SCK stays low: the HX711s keep converting). A reader made again after it, at the
+        REPL, finds its PIO block free (it would fail with ENOMEM)."""
         self._sm.active(0)
         self._ring.close()
+        self._pio.remove_program(self._program)
 
 
 class HX711Array(_Reader):

@@ -151,13 +151,16 @@ def test_the_programs_fit_a_pio_block_and_nothing_else_does():
     assert "31 cells" in str(error) and "74HC165" in str(error), error
     assert len(hx711.parallel_program(14, 1)[0]) == 31
     assert len(hx711.chain_program()[0]) == 32
-    hx711.HX711Array(2, list(range(3, 17)))
+    reader = hx711.HX711Array(2, list(range(3, 17)))
     # PIO block 0's 32 slots are shared by its four state machines: no room for another
     another = hx711.parallel_program(14, 2)
     error = raises(OSError, rp2.StateMachine, 1, another)
     assert error.args[0] == 12, error                   # ENOMEM, as MicroPython says
     rp2.StateMachine(4, another, set_base=machine.Pin(20))     # block 1 has room
     assert rp2.free_slots(0) == 1 and rp2.free_slots(1) == 1
+    reader.close()                                      # its slots freed: made again at the REPL
+    assert rp2.free_slots(0) == 32
+    hx711.HX711Array(2, list(range(3, 17))).close()
 
 
 def test_chain_of_shift_registers_reads_26_cells():
@@ -257,6 +260,36 @@ def test_a_cpu_away_for_a_flash_write_revives_nothing():
     after = _frames(clock, reader, 100)
     assert (reader.revivals, reader.restarts) == (0, 0), (reader.revivals, reader.restarts)
     assert len(after) >= 8 and after[-1][1] == values
+
+
+def test_back_from_a_flash_write_only_the_newest_readings_are_parsed():
+    """Back from 170 ms away, the reader passes over the ring's entries older than KEEP_US
+    (their readings would leave the queue unread) and starts again at the next read, wherever
+    in the ring that lands, a read's words included: the chips' rhythms stay as they were,
+    the readings after it come whole, and none is caught by a conversion."""
+    for away in (163, 170, 177):                # the cut lands at three places of the stream
+        clock = rig.fresh_pico()
+        values = [5, 6, -7]
+        cells = loadcells.direct(2, [3, 4, 5], values)
+        reader = hx711.HX711Array(2, [3, 4, 5], clock=clock)
+        assert len(_frames(clock, reader, 200)) >= 15
+        periods = reader.periods_us()
+        clock.advance(away)
+        queued = []
+        while True:
+            frame = reader.read()
+            if frame is None:
+                break
+            queued.append(frame)
+        assert reader.passed_over == 1 and reader.restarts == 0, away
+        # the readings kept: those begun in the last KEEP_US, every cell of them whole
+        assert 6 <= len(queued) <= hx711.QUEUE and queued == [values] * len(queued), (
+            away, queued)
+        after = _frames(clock, reader, 200)
+        assert len(after) >= 15 and all(frame == values for _, frame in after), away
+        assert [abs(p - q) <= q // 100 for p, q in zip(reader.periods_us(), periods)] == [
+            True] * 3, (away, periods, reader.periods_us())
+        assert all(cell.corrupted == 0 for cell in cells), away
 
 
 def test_a_chip_left_half_read_is_revived():
