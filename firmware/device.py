@@ -105,15 +105,17 @@ class Device:
         before it may take longer than the timeout)."""
         self.watchdog.start()
 
-    def tick(self):
+    def tick(self, spare=True):
         """What every main loop does each time round: a strip frame that waited for the line,
         the buzzer's notes, the watchdog; every CHECK_EVERY turns a look at the free heap, and
-        a collection when it runs low (`collect`)."""
+        a collection when it runs low (`collect`). A turn that is not `spare` (it did a
+        guide frame's work, which the players wait for) leaves the look and the collection
+        (8 and 25-45 ms on a Pico) to a later one."""
         self.strip.poll()
         if self.buzzer is not None:
             self.buzzer.poll()
         self.watchdog.feed()
-        if _mem_free is None:
+        if _mem_free is None or not spare:
             return
         self._turns += 1
         if self._turns < CHECK_EVERY:

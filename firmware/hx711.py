@@ -101,6 +101,7 @@ LATE_US = const(200)        # a delay must reach the program this long before th
 QUEUE = const(8)            # readings kept for a CPU that reads late
 MOST_US = const(8000)       # the longest delay the planner may ask for
 GONE_US = const(200000)     # a CPU away longer may find the ring gone round: start afresh
+ROUND_MARGIN = const(64)    # ... from this many entries after the DMA's, the oldest it keeps
 KEEP_US = const(88000)      # a CPU back from longer away parses only the ring's last KEEP_US:
                             # QUEUE readings, 10.7 ms apart; the older would leave the queue
 AHEAD = const(4)            # reads `plan_ahead` times at once: the TX FIFO's depth, 40 ms
@@ -533,14 +534,13 @@ class _Reader:
         ring = self._ring
         end = ring.written()
         now = self._now()
-        if self._last_drain is not None and now - self._last_drain > GONE_US:
-            # away so long that the ring may have gone round: what it holds may be newer than
-            # what was taken last, or not; start from what it holds now
-            self.restarts += 1
-            ring.taken = end
-            self._forget()
-            self._seek()
-        elif self._last_drain is not None and now - self._last_drain > KEEP_US:
+        if self._last_drain is not None and now - self._last_drain > KEEP_US:
+            if now - self._last_drain > GONE_US:
+                # away so long that the ring may have gone round: what was taken last may be
+                # overwritten; its oldest entries are those after `end` (the first few left
+                # to the DMA, which goes on writing them while they are parsed)
+                self.restarts += 1
+                ring.taken = (end + ROUND_MARGIN) % ring.entries
             self._pass_over(ring, end, now - KEEP_US)
         self._last_drain = now
         if self._last_reading is None:
@@ -584,8 +584,6 @@ class _Reader:
                 low = middle + 1
             else:
                 high = middle
-        if not low:
-            return
         ring.taken = (taken + low) % entries
         self._forget()
         self._seek()

@@ -244,7 +244,7 @@ class Standalone:
                                      self._led_place)
         if self.calibrating is None:
             self._work_ahead(now, not fed and not rendered)
-        device.tick()
+        device.tick(not fed)            # the heap's look and collection on a turn of its own
 
     def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no

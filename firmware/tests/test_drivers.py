@@ -166,6 +166,33 @@ def test_device_from_config():
     assert device.watchdog.running and machine.WDT.instance.timeout == 500
 
 
+def test_the_heap_is_looked_at_and_collected_on_spare_turns_only():
+    """A Pico's look at its free heap takes 8 ms and a collection 25-45: a turn that did a
+    guide frame's work (tick(False)) leaves both to a later turn of the loop."""
+    import device as device_module
+    clock = rig.fresh_pico()
+    looks = []
+
+    def mem_free():                 # the Pico's gc.mem_free, always low: each look collects
+        looks.append(clock.ticks_ms())
+        return 0
+
+    saved = device_module._mem_free
+    device_module._mem_free = mem_free
+    try:
+        device = Device(rig.board_config(sensors={"kind": "digital", "pins": [3, 4, 5]}),
+                        clock)      # digital pits: the CPU may be away at any turn
+        collected, looked = device.collections, len(looks)
+        for _ in range(3 * device_module.CHECK_EVERY):
+            device.tick(False)
+        assert (device.collections, len(looks)) == (collected, looked)
+        for _ in range(device_module.CHECK_EVERY):
+            device.tick()
+        assert device.collections == collected + 1 and len(looks) > looked
+    finally:
+        device_module._mem_free = saved
+
+
 def test_config_defaults():
     checked = rig.board_config(buzzer=None, watchdog_ms=0)
     assert checked["sensors"]["gain"] == 128 and checked["sensors"]["channels"] == 14
