@@ -499,6 +499,8 @@ figures = {
     "scores": list(game.scores) if game.over else None, "longest_us": longest[0],
     "longest": longest[1], "collections": collections, "heap_peak": peak, "heap_live": live,
     "heap_start": heap_start, "untrusted": sensors.untrusted,
+    "reader": [sensors.delays, sensors.late, sensors.restarts, sensors.passed_over,
+               sensors.revivals],
     "sensing_errors": app.sensing_errors, "problem": app.problem,
     "recent": [repr(event) for event in app.recent[-4:]]}
 del app, device, sensors, game
@@ -712,7 +714,9 @@ def standalone_report(result: dict) -> str:
     renders = max((e[5] for e in result["worst"].values()), default=0)
     return ("%(board)s (%(variant)s, seed %(seed)d): %(moves)d moves%(end)s in %(s).0f emulated "
             "s, %(frames)d readings fed to the guide; untrusted %(untrusted)d, corrupted "
-            "%(corrupted)d\n"
+            "%(corrupted)d; reads delayed %(delays)d, delays too late %(late)d, the ring "
+            "taken up after a long absence %(passed_over)d times (%(restarts)d gone round), "
+            "chips revived %(revivals)d\n"
             "  worst guide frame %(worst).1f ms against a period of %(period).1f ms (%(label)s: "
             "sensing %(feed).1f, session %(update).1f: the guide's look-ahead %(ahead).1f, move "
             "scripts %(scripts).1f, its frame %(frame).1f, the journal %(journal).1f; react "
@@ -726,6 +730,8 @@ def standalone_report(result: dict) -> str:
             "collection, %(start)d before the game; flash free %(flash)d KiB after the install "
             "(%(flash_after)d KiB after the game)" % {
                 **result, "s": result["total_ms"] / 1000, "period": PERIOD_MS,
+                **dict(zip(("delays", "late", "restarts", "passed_over", "revivals"),
+                           result["reader"])),
                 "end": ", game over %s" % result["scores"] if result["over"] else "",
                 "worst": entry[1] / 1000, "label": label, "feed": (entry[2] - entry[6]) / 1000,
                 "update": entry[6] / 1000, "scripts": entry[7] / 1000,

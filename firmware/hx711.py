@@ -21,8 +21,8 @@ So this driver:
    channels empty it at once into a ring in RAM — the word, then the timer's microsecond
    (TIMERAWL) — so a CPU that is busy (writing flash, collecting garbage) cannot leave a read
    half done: it finds every word in the ring later. Nothing in a read waits on the CPU.
-   Back from longer than KEEP_US away (a flash write), it parses only the ring's last
-   KEEP_US — the readings a queue of QUEUE keeps — and passes over the rest.
+   Back from longer than `keep_us` away (a flash write), it parses only the ring's last
+   `keep_us` — by default the readings a queue of QUEUE keeps — and passes over the rest.
 2. **watches the converters.** While it waits for every DOUT to be low, the program pushes the
    DOUT levels each time they change. A chip's DOUT falls 75 us after its conversion ends (or
    rises at the end of one whose result nobody read), so the CPU learns every chip's rhythm
@@ -364,6 +364,9 @@ class _Reader:
         self.late = 0                   # reads whose delay came too late to send
         self.restarts = 0               # times the ring went round under a CPU away too long
         self.passed_over = 0            # times older entries were passed over (see _pass_over)
+        # back from longer away, only the ring's last keep_us is parsed: QUEUE readings for a
+        # bridge, whose host wants every one it can have; a guide wants only the newest
+        self.keep_us = KEEP_US
         self.revivals = 0               # times the chips were reset after a stall
         self._clock = clock
         self._program = program
@@ -534,14 +537,14 @@ class _Reader:
         ring = self._ring
         end = ring.written()
         now = self._now()
-        if self._last_drain is not None and now - self._last_drain > KEEP_US:
+        if self._last_drain is not None and now - self._last_drain > self.keep_us:
             if now - self._last_drain > GONE_US:
                 # away so long that the ring may have gone round: what was taken last may be
                 # overwritten; its oldest entries are those after `end` (the first few left
                 # to the DMA, which goes on writing them while they are parsed)
                 self.restarts += 1
                 ring.taken = (end + ROUND_MARGIN) % ring.entries
-            self._pass_over(ring, end, now - KEEP_US)
+            self._pass_over(ring, end, now - self.keep_us)
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now

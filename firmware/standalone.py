@@ -56,6 +56,9 @@ CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
+FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the
+                                # readings of the last 25 ms (two): older ones are stale, and
+                                # parsing each cost the Pico 0.7 ms in the turn after
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
@@ -146,6 +149,8 @@ class Standalone:
         self.journal_path = folder + JOURNAL
         self.calibration_path = folder + CALIBRATION
         channels = device.sensors.channels
+        if hasattr(device.sensors, "keep_us"):
+            device.sensors.keep_us = FRESH_US
         self.storage = Journal(self.journal_path)
         self.calibration_due = False    # the calibration to save (a move completed)
         self._waiting_since = None      # since when a file waits to be written (ms)

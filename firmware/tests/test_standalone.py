@@ -243,6 +243,25 @@ def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
         assert not guide.prepare()              # the look-ahead made too: nothing left
 
 
+def test_back_from_a_long_absence_the_guide_is_fed_the_newest_readings():
+    """A flash write or a collection keeps the CPU away for tens of ms: the readings of
+    meanwhile are stale to a guide, and each costs the Pico 0.7 ms to parse, so the turn after
+    feeds it those of the last FRESH_US alone (a bridge's host has up to eight)."""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    for away in (60, 150):
+        fed = app.frames
+        seeds.load()
+        clock.advance(away)
+        for _ in range(12):                     # a reading a turn: the queue's, no newer
+            app.step()
+        assert 1 <= app.frames - fed <= 3, (away, app.frames - fed)
+        assert device.sensors.passed_over >= 1
+        rig.run(clock, app, 200, before=seeds.load)
+    assert app.sensing_errors == 0 and app.session.guide.phase == "await"
+
+
 def test_buttons_hint_undo_new_game():
     clock, device, app, folder = _standalone()
     seeds = rig.Seeds(app.session.game.pits + [0, 0])
