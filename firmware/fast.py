@@ -719,7 +719,7 @@ _SIZE = const(0)
 _CREDIT = const(1)
 _REDO = const(2)
 _JUDGE = const(3)
-_JUDGED = const(4)
+_STEADY = const(4)
 _HEADER = const(5)
 _LOW = const(0)
 _HIGH = const(1)
@@ -736,9 +736,6 @@ _DUE = const(12)
 _FRESH = const(13)
 _READINGS = const(14)
 _WORDS = const(24)
-_JUDGE_MS = const(100)
-_STEADY_MS = const(250)
-_JUDGE_MOST = const(2)
 _BAND_CAP = const(64)
 _MOTION_SHIFT = const(4)
 
@@ -750,12 +747,12 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     judgements), as CountingSensor._step does it. A channel that needs more (a reading out of
     range, a stuck one, a filter starting afresh, a band left) is left untouched, its bit set
     in state[REDO] for the Python step; one whose judgement is due has its bit in
-    state[JUDGE]."""
+    state[JUDGE] (a new band's) or state[STEADY] (a counted band's re-judgement), and the
+    Python picks the frame's judgements among them."""
     size = state[_SIZE]
-    credit = state[_CREDIT]
-    judged = state[_JUDGED]
     redo = 0
     judge = 0
+    steady = 0
     i = 0
     bit = 1
     while i < size:
@@ -849,19 +846,13 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                         acc //= 2
                     state[at + _N] = n
                     state[at + _ACC] = acc
-                    if t >= state[at + _DUE] and judged < _JUDGE_MOST:
+                    if t >= state[at + _DUE]:
                         if state[at + _FRESH]:
-                            state[at + _DUE] = t + _JUDGE_MS
-                            judged += 1
                             judge |= bit
-                        elif credit >= _STEADY_MS:
-                            credit -= _STEADY_MS
-                            state[at + _DUE] = t + _STEADY_MS
-                            judged += 1
-                            judge |= bit
+                        else:
+                            steady |= bit
         i += 1
         bit <<= 1
-    state[_CREDIT] = credit
-    state[_JUDGED] = judged
     state[_REDO] = redo
     state[_JUDGE] = judge
+    state[_STEADY] = steady

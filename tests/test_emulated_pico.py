@@ -448,7 +448,7 @@ for n in (3, 14, 26):
 # and stuck (a short stuck_ms), the judgements paced
 from controller.sensing import Calibration, CountingSensor
 from controller.sensing import counting
-layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.JUDGED,
+layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.STEADY,
           counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
           counting.POS, counting.SAME, counting.SAME_SINCE, counting.N, counting.BASE,
           counting.ACC, counting.MOTION, counting.DUE, counting.FRESH, counting.READINGS,

@@ -277,6 +277,33 @@ def test_steady_counts_are_judged_again_a_few_channels_a_frame():
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
 
 
+def test_a_frame_that_judges_a_new_band_judges_no_counted_one():
+    """A seed dropped into one place of a counted board: the frames where its new band is
+    judged (the ones where its count changes and the guide acts) carry no re-judgement of the
+    other places (1.4 ms each on a Pico); those wait a frame, and are all still judged."""
+    cells = LoadCells(random.Random(9), channels=14, counts=[4] * 12 + [0, 0])
+    sensor = CountingSensor(cells.calibration())
+    t = settle(sensor, cells)
+    fresh_frames, alongside, others = 0, 0, set()
+    for drop in range(6):
+        place = drop * 2
+        cells.set_count(place, 5 + drop)
+        last = list(sensor.values)
+        for frame in range(60):
+            counted = sensor.settled[place] and sensor.counts[place] == 5 + drop
+            sensor.feed(t, cells.frame(t))
+            judged = [i for i in range(14) if sensor.values[i] != last[i]]
+            if place in judged and not counted:     # its new band's judgement
+                fresh_frames += 1
+                alongside += len(judged) - 1
+            others.update(i for i in judged if i != place)
+            last = list(sensor.values)
+            t += FRAME_MS
+        assert sensor.counts[place] == 5 + drop and sensor.settled[place]
+    assert fresh_frames >= 6 and alongside == 0, (fresh_frames, alongside)
+    assert others == set(range(14))             # the re-judgements went on around them
+
+
 def test_new_counts_are_judged_two_a_frame_at_most():
     """Seeds into every place at once (a board set out): each place's new band is judged
     when it has settled, two places a frame, the others a frame or a few later, and all of

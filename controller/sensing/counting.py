@@ -33,7 +33,8 @@ value is judged (a new one every 100 ms until it counts, a counted one every 250
    waiting a frame or two; and the re-judgements of counted places are paced: the channels
    earn them a little faster than they fall due and a frame makes only those earned, so they
    are spread over the frames, about one a frame, instead of all falling on one, or on the
-   frame after the CPU was away. Its
+   frame after the CPU was away. A frame where a new band is judged (where a count may
+   change, and the guide has work to do) makes no re-judgement. Its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
    wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how
    many seeds are in play (a cell off scale that the converter's range did not catch), both
@@ -98,7 +99,7 @@ except ImportError:
 RING = const(5)             # readings the median filter holds (median5 is written for 5)
 JUDGE_MS = const(100)       # a steady band is judged again every 100 ms until it counts...
 STEADY_MS = const(250)      # ... then every 250 ms
-JUDGE_MOST = const(2)       # judgements in one frame at most
+JUDGE_MOST = const(2)       # judgements in one frame at most (see _judge_due)
 PACE_CAP = const(JUDGE_MOST * STEADY_MS)
 BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
 MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
@@ -108,8 +109,8 @@ MOTION_FRAMES = const(16)
 SIZE = const(0)             # header: the number of channels
 CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see _earn)
 REDO = const(2)             # ... a native pass's answer: channels for the Python step (bits)
-JUDGE = const(3)            # ... and the channels whose judgement is due (bits)
-JUDGED = const(4)           # ... judgements made in this frame
+JUDGE = const(3)            # ... the channels whose new band's judgement is due (bits)
+STEADY = const(4)           # ... and those whose counted band's re-judgement is due (bits)
 HEADER = const(5)
 LOW = const(0)              # per channel: readings at or beyond these are out of range
 HIGH = const(1)
@@ -411,6 +412,7 @@ class CountingSensor:
             v = raw[i]
             if v is not None:
                 self._step(i, v, t_ms, changed)
+        self._judge_due(t_ms, changed)
         return changed
 
     def feed_values(self, t_ms, values, trusted):
@@ -429,24 +431,48 @@ class CountingSensor:
             for i in range(size):
                 if trusted >> i & 1:
                     self._step(i, values[i], t_ms, changed)
-            return changed
-        if not isinstance(t_ms, int):
-            raise SensingError("time %r: a native filter counts whole milliseconds" % (t_ms,))
-        state = self._state
-        self._native(state, values, trusted, t_ms)
-        redo = state[REDO]
-        judge = state[JUDGE]
-        todo = redo | judge
-        i = 0
-        while todo:
-            if todo & 1:
-                if redo >> i & 1:
+        else:
+            if not isinstance(t_ms, int):
+                raise SensingError("time %r: a native filter counts whole milliseconds"
+                                   % (t_ms,))
+            self._native(self._state, values, trusted, t_ms)
+            redo = self._state[REDO]
+            i = 0
+            while redo:
+                if redo & 1:
                     self._step(i, values[i], t_ms, changed)
-                elif self._judge(i, self._channels[i], t_ms):
-                    changed.append(i)
-            todo >>= 1
-            i += 1
+                redo >>= 1
+                i += 1
+        self._judge_due(t_ms, changed)
         return changed
+
+    def _judge_due(self, t_ms, changed):
+        """The frame's judgements, in channel order: the new bands' that are due (the counts
+        the players wait for), JUDGE_MOST at most; in a frame with none of those, the counted
+        bands' re-judgements that are due and earned (`_earn`), JUDGE_MOST at most. Each costs
+        a Pico 1.4 ms of floats: a frame where a count changes carries no re-judgement."""
+        st = self._state
+        due = st[JUDGE]
+        fresh = due != 0
+        if not fresh:
+            due = st[STEADY]
+        i = 0
+        made = 0
+        while due and made < JUDGE_MOST:
+            if due & 1:
+                ch = self._channels[i]
+                if fresh:
+                    st[ch.at + DUE] = t_ms + JUDGE_MS
+                elif st[CREDIT] >= STEADY_MS:
+                    st[CREDIT] -= STEADY_MS
+                    st[ch.at + DUE] = t_ms + STEADY_MS
+                else:
+                    return                  # not yet earned: a frame or two later
+                made += 1
+                if self._judge(i, ch, t_ms):
+                    changed.append(i)
+            due >>= 1
+            i += 1
 
     def _earn(self, t_ms):
         """Time moves on to `t_ms`, a new frame: no judgement made in it yet, and the
@@ -454,7 +480,7 @@ class CountingSensor:
         one and a half times the rate they fall due (a backlog clears), no more than
         JUDGE_MOST at once; a new band's judgements need none."""
         state = self._state
-        state[JUDGED] = 0
+        state[JUDGE] = state[STEADY] = 0
         if self._t is not None:
             credit = state[CREDIT] + (3 * len(self._channels) * int(t_ms - self._t) >> 1)
             state[CREDIT] = credit if credit < PACE_CAP else PACE_CAP
@@ -531,17 +557,11 @@ class CountingSensor:
             acc //= 2
         st[at + N] = n
         st[at + ACC] = acc
-        if t_ms >= st[at + DUE] and st[JUDGED] < JUDGE_MOST:
+        if t_ms >= st[at + DUE]:        # judged after the frame's steps: _judge_due
             if st[at + FRESH]:
-                st[at + DUE] = t_ms + JUDGE_MS
-            elif st[CREDIT] >= STEADY_MS:
-                st[CREDIT] -= STEADY_MS
-                st[at + DUE] = t_ms + STEADY_MS
+                st[JUDGE] |= 1 << i
             else:
-                return                  # not yet earned: a frame or two later
-            st[JUDGED] += 1
-            if self._judge(i, ch, t_ms):
-                changed.append(i)
+                st[STEADY] |= 1 << i
 
     def adrift(self, channel):
         """True when `channel`'s fault is a zero that moved while it was faulty (steady, yet no
