@@ -84,6 +84,7 @@ CPYTHON_ONLY = {("test_standalone", "test_a_whole_game"),
                 ("test_standalone", "test_first_moves_of_a_game"),
                 ("test_standalone", "test_a_new_board_is_calibrated_on_the_pico_then_plays"),
                 ("test_hx711", "test_reads_queued_ahead_stay_timed_while_the_cpu_is_away"),
+                ("test_hx711", "test_reads_queued_ahead_stay_timed_when_the_ring_is_passed_over"),
                 ("test_hx711", "test_chain_of_shift_registers_reads_26_cells"),
                 ("test_standalone", "test_calibration_saved_with_the_drift_at_each_move"),
                 ("test_standalone", "test_a_restarted_pico_resumes_the_game")}

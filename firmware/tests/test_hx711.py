@@ -224,6 +224,22 @@ def test_reads_queued_ahead_stay_timed_while_the_cpu_is_away():
                                                                       missing_alone)
 
 
+def test_reads_queued_ahead_stay_timed_when_the_ring_is_passed_over():
+    """As above, with the standalone firmware's keep_us (25 ms): back from each 45 ms away
+    (a collection), the older readings are passed over, so fewer readings are counted than
+    the program made: the reads after it are still planned, and every reading comes out
+    whole and trusted."""
+    values = [(-1) ** i * (i * 300001 % 8000000) for i in range(26)]
+    clock = rig.fresh_pico()
+    cells, chain = loadcells.chained(2, 3, 4, 5, 26, values, seed=5)
+    reader = hx711.HX711Chain(2, 5, 26)
+    reader.keep_us = 25000
+    frames, away = _away_now_and_then(clock, reader, 1500, True, away_ms=45)
+    assert away >= 7 and reader.passed_over == away, (away, reader.passed_over)
+    missing = sum(frame.count(None) for frame in _trusted(frames))
+    assert (sum(cell.corrupted for cell in cells), missing, reader.late) == (0, 0, 0)
+
+
 def test_plan_ahead_waits_for_a_plan():
     """Nothing to queue before the chips' rhythms are known, nor twice for the same reads."""
     clock = rig.fresh_pico()
