@@ -376,7 +376,24 @@ def timed_show(colours, led_place):
 
 
 device.strip.show_places = timed_show
-device.sensors.take = timing(device.sensors.take, 9)
+slow_takes = []             # takes over 6 ms: (us, readings parsed, passed over, gone round)
+plain_take = device.sensors.take
+
+
+def timed_take(values):
+    reader = device.sensors
+    before = (reader.frames, reader.passed_over, reader.restarts)
+    t = ticks_us()
+    trusted = plain_take(values)
+    took = ticks_diff(ticks_us(), t)
+    part[9] += took
+    if took > 6000 and len(slow_takes) < 20:
+        slow_takes.append((took, reader.frames - before[0], reader.passed_over - before[1],
+                           reader.restarts - before[2]))
+    return trusted
+
+
+device.sensors.take = timed_take
 app = Timed(device, clock, config["game"])
 prepare = app.session.prepare
 
@@ -500,7 +517,7 @@ figures = {
     "longest": longest[1], "collections": collections, "heap_peak": peak, "heap_live": live,
     "heap_start": heap_start, "untrusted": sensors.untrusted,
     "reader": [sensors.delays, sensors.late, sensors.restarts, sensors.passed_over,
-               sensors.revivals],
+               sensors.revivals], "slow_takes": slow_takes,
     "sensing_errors": app.sensing_errors, "problem": app.problem,
     "recent": [repr(event) for event in app.recent[-4:]]}
 del app, device, sensors, game
@@ -716,7 +733,8 @@ def standalone_report(result: dict) -> str:
             "s, %(frames)d readings fed to the guide; untrusted %(untrusted)d, corrupted "
             "%(corrupted)d; reads delayed %(delays)d, delays too late %(late)d, the ring "
             "taken up after a long absence %(passed_over)d times (%(restarts)d gone round), "
-            "chips revived %(revivals)d\n"
+            "chips revived %(revivals)d; reads over 6 ms (us, readings parsed, passed over, "
+            "gone round): %(slow_takes)s\n"
             "  worst guide frame %(worst).1f ms against a period of %(period).1f ms (%(label)s: "
             "sensing %(feed).1f, session %(update).1f: the guide's look-ahead %(ahead).1f, move "
             "scripts %(scripts).1f, its frame %(frame).1f, the journal %(journal).1f; react "

@@ -305,6 +305,11 @@ class _Ring:
         self._keep = []                 # the buffers, so that they outlive their addresses
         self.words = self._aligned(size)
         self.times = self._aligned(size)
+        # every entry stamped now, so that the ring's times rise from the oldest entry round
+        # to the newest before it has gone round once (a reader taken up late bisects them)
+        now = machine.mem32[TIMERAWL]
+        for at in range(self.times, self.times + size, 4):
+            machine.mem32[at] = now
         self._word = rp2.DMA()
         self._time = rp2.DMA()
         # rp2.DMA's channel, read, write, count and ctrl are attributes (MicroPython's
@@ -405,6 +410,9 @@ class _Reader:
             context[fast.MOST_US] = MOST_US
             context[fast.TIMER] = TIMERAWL
         self._forget()
+        # the first drain is one back from an absence: since now (a firmware that replays a
+        # journal before its loop finds a ring full of readings it parses only keep_us of)
+        self._last_drain = self._now()
         self._sm.active(1)
 
     @property

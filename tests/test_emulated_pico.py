@@ -114,7 +114,8 @@ def test_back_from_a_flash_write_the_native_drain_parses_only_the_newest(pico):
     """The Pico's own drain (fast.drain, viper) back from 170 ms away, as after a flash write:
     the ring's older entries passed over, the parse started again at the next read, the
     readings kept whole and the chips' rhythms unchanged; catching up takes a few ms (it was
-    16 ms for every entry of the ring)."""
+    16 ms for every entry of the ring). A reader first drained 300 ms after it started (the
+    ring gone round) likewise."""
     pico.install("hx711", "fast")
     values = [1000 * (k + 1) for k in range(14)]
     pico.set_cells(values)
@@ -152,9 +153,22 @@ def test_back_from_a_flash_write_the_native_drain_parses_only_the_newest(pico):
         "gc.enable()\n"
         "cells.close()\n"
         "print(repr((cells.passed_over, cells.restarts, took, queued, after, periods,\n"
-        "            cells.periods_us())))\n",
+        "            cells.periods_us())))\n"
+        # a firmware that starts its loop late (a journal replayed): the ring has gone round
+        "cells = HX711Array(2, list(range(3, 17)))\n"
+        "time.sleep_ms(300)\n"
+        "began = time.ticks_us()\n"
+        "cells.take(got)\n"
+        "took = time.ticks_diff(time.ticks_us(), began)\n"
+        "later = drained(400)\n"
+        "cells.close()\n"
+        "print(repr((cells.passed_over, cells.restarts, took, later)))\n",
         timeout_s=300)
-    passed_over, restarts, took, queued, after, periods, now = eval(out.strip().splitlines()[-1])  # noqa: S307
+    first, late_start = out.strip().splitlines()[-2:]
+    passed_over, restarts, took, queued, after, periods, now = eval(first)  # noqa: S307
+    late = eval(late_start)  # noqa: S307
+    assert late[:2] == (1, 1) and late[2] < 8000, late[:3]
+    assert len(late[3]) >= 30 and late[3][-20:] == [((1 << 14) - 1, values)] * 20, late[3]
     assert (passed_over, restarts) == (1, 0)
     every = (1 << 14) - 1
     # the queue's 8 at most (one more may come in while they are taken); the reads made while

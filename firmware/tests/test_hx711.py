@@ -311,6 +311,21 @@ def test_back_from_a_flash_write_only_the_newest_readings_are_parsed():
         assert all(cell.corrupted == 0 for cell in cells), away
 
 
+def test_a_reader_first_drained_late_parses_only_the_newest():
+    """A firmware that starts its loop a while after its reader (a journal replayed): the
+    ring has gone round, and the first drain takes up its last keep_us as after an absence."""
+    clock = rig.fresh_pico()
+    values = [5, 6, -7]
+    loadcells.direct(2, [3, 4, 5], values)
+    reader = hx711.HX711Array(2, [3, 4, 5], clock=clock)
+    clock.advance(300)
+    queued = _frames(clock, reader, 1, every=1)
+    assert (reader.passed_over, reader.restarts, reader.revivals) == (1, 1, 0)
+    assert 1 <= len(queued) <= hx711.QUEUE, queued
+    after = _frames(clock, reader, 200)
+    assert len(after) >= 15 and [frame for _, frame in after[-10:]] == [values] * 10
+
+
 def test_a_chip_left_half_read_is_revived():
     """A glitch on PD_SCK (two pulses the program did not make) leaves one chip half way
     through a read, its DOUT held at a data bit: the program would wait for it for ever. After
