@@ -716,7 +716,6 @@ def take(context: ptr32, values: ptr32) -> int:
 # checks them, and every word against the plain filter's).
 
 _SIZE = const(0)
-_CREDIT = const(1)
 _REDO = const(2)
 _JUDGE = const(3)
 _STEADY = const(4)

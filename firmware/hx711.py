@@ -379,7 +379,6 @@ class _Reader:
         self._read_us = read_cycles * 1000000 // freq + 1
         self.planner = self._new_planner()
         self._epoch = None
-        self._last_drain = None         # (us after the epoch)
         self._last_reading = None
         self._next_read = 0             # the next read's number (frames + 1) once planned,
         self._next_ready = 0            # when the program will find every DOUT low for it,
@@ -410,8 +409,9 @@ class _Reader:
             context[fast.MOST_US] = MOST_US
             context[fast.TIMER] = TIMERAWL
         self._forget()
-        # the first drain is one back from an absence: since now (a firmware that replays a
-        # journal before its loop finds a ring full of readings it parses only keep_us of)
+        # when the ring was last drained (us after the epoch); the first drain is one back
+        # from an absence since now (a firmware that replays a journal before its loop finds
+        # a ring full of readings it parses only keep_us of)
         self._last_drain = self._now()
         self._sm.active(1)
 
@@ -490,8 +490,7 @@ class _Reader:
         self.planner.shift(-REBASE)
         self._start_us -= REBASE
         self._next_ready -= REBASE
-        if self._last_drain is not None:
-            self._last_drain -= REBASE
+        self._last_drain -= REBASE
         if self._last_reading is not None:
             self._last_reading -= REBASE
         if fast is not None:
@@ -545,7 +544,7 @@ class _Reader:
         ring = self._ring
         end = ring.written()
         now = self._now()
-        if self._last_drain is not None and now - self._last_drain > self.keep_us:
+        if now - self._last_drain > self.keep_us:
             if now - self._last_drain > GONE_US:
                 # away so long that the ring may have gone round: what was taken last may be
                 # overwritten; its oldest entries are those after `end` (the first few left
