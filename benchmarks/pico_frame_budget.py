@@ -96,12 +96,13 @@ import gc, json, os, time
 from config import check
 from clock import TicksClock
 from device import Device
-from bridge import Bridge
-from controller.guide.frame import Frame, SOUTH_COLOUR, NORTH_COLOUR, DROP, PICK, FLASH, TAKE
 
 config = check(json.loads(%(config)r))
 clock = TicksClock()
-device = Device(config, clock)
+device = Device(config, clock)      # before the bridge's imports, as main.py does: the rings'
+                                    # aligned buffers need a heap not yet cut up by imports
+from bridge import Bridge
+from controller.guide.frame import Frame, SOUTH_COLOUR, NORTH_COLOUR, DROP, PICK, FLASH, TAKE
 
 
 class Port:                     # a host that takes everything and says nothing more
