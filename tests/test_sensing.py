@@ -194,6 +194,53 @@ def test_confidence_reflects_the_mass_spread_of_the_seeds_that_moved():
     assert count_confidence(40.5, 40, 0.02, 0.006) < 0.5        # halfway: no better than 41
 
 
+def test_a_judgement_gives_exactly_count_confidences_numbers():
+    """A judgement works each candidate count's likelihoods out once (the counts near the
+    channel's zero and near the empty zero overlap) instead of calling count_confidence for
+    each zero: the same floats in the same order, so exactly count_confidence's confidence,
+    whichever zero wins, and the value the likelier zero measures. Random channels, the
+    zeros together, a seed apart and several apart (where the judgement falls back)."""
+    paths = set()
+    for seed in range(3000):
+        rng = random.Random(seed)
+        per_seed = rng.choice([3000, 9000, 20000])
+        calibration = Calibration([40000], [per_seed], rng.choice([0.01, 0.02, 0.05]),
+                                  noise=[rng.choice([0.0, 3.0, 30.0])])
+        sensor = CountingSensor(calibration, max_count=200)
+        sensor.feed(0, [40000 + 5 * per_seed])
+        channel = sensor._channels[0]
+        state, at = sensor._state, channel.at
+        n = state[at + counting.N] = rng.randrange(1, 30)
+        state[at + counting.BASE] = 40000 + int(rng.uniform(0.6, 60) * per_seed)
+        state[at + counting.ACC] = int(rng.uniform(-0.03, 0.03) * per_seed * n)
+        state[at + counting.FRESH] = 0
+        channel.drift = rng.uniform(-2, 2) * per_seed
+        channel.empty_drift = channel.drift + rng.choice(
+            [0, rng.uniform(-0.7, 0.7), rng.uniform(-4, 4)]) * per_seed
+        channel.ref = rng.randrange(0, 40)
+        channel.empty_ref = rng.choice([0, channel.ref, rng.randrange(0, 40)])
+        x = ((state[at + counting.BASE] - 40000) + state[at + counting.ACC] / n
+             - channel.drift) / per_seed
+        empty = x + (channel.drift - channel.empty_drift) / per_seed
+        sigma = calibration.noise[0] / per_seed * math.sqrt(counting.MEDIAN_VARIANCE / n)
+        ref, empty_ref, spread = channel.ref, channel.empty_ref, calibration.spread
+        sensor._judge(0, channel, 1000)
+        if sensor.faults[0] is not None:
+            continue
+        k, other = counting._nearest(x), counting._nearest(empty)
+        confidence = count_confidence(x, k, spread, sigma, ref, empty, empty_ref)
+        if other != k:
+            chance = count_confidence(x, other, spread, sigma, ref, empty, empty_ref)
+            if chance > confidence:
+                k, confidence = other, chance
+        floor = counting.SIGMA_FLOOR2 + sigma * sigma
+        likelier_empty = (counting._likelihood(empty, k, empty_ref, spread * spread, floor)
+                          > counting._likelihood(x, k, ref, spread * spread, floor))
+        assert sensor.confidence[0] == confidence, seed
+        assert sensor.values[0] == (empty if likelier_empty else x), seed
+        paths.add(min(abs(k - other), 2))
+    assert paths == {0, 1, 2}
+
 def test_channel_names():
     assert place_name(0, 14) == "pit 0"
     assert place_name(11, 14) == "pit 11"

@@ -131,6 +131,7 @@ STATE_WORDS = const(24)
 OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
+NEAR_COUNTS = const(4)      # a judgement's candidate counts: k - 1 .. k + 1 and the other zero's
 
 NEGATIVE = -0.5             # seeds: below this a place reads less than empty: a fault
 MENDED_LIMIT = 0.4          # seeds a zero may creep during a fault and still be re-zeroed ...
@@ -138,6 +139,7 @@ MENDED_MS = const(120000)   # ... if the fault lasted no longer than this
 MEDIAN_STEP = 0.455         # mean |m(t) - m(t-3)| of the median of 5 m, in noise sigmas
 MEDIAN_VARIANCE = 1.25      # a mean of n medians of 5 has variance 1.25 sigma**2 / n
 SIGMA_FLOOR = 0.04          # seeds: what calibration and drift tracking leave uncertain
+SIGMA_FLOOR2 = SIGMA_FLOOR * SIGMA_FLOOR
 OTHER = 0.02                # likelihood that a value is no whole number of seeds (see below)
 TRACK_LIMIT = 0.35          # drift is tracked only on counts this close (and accepted)
 STUCK_NOISE = 0.3           # raw units: a channel this noisy never repeats a reading for long
@@ -203,7 +205,7 @@ def count_confidence(x, k, spread, sigma, ref=0, empty=None, empty_ref=0):
         >>> round(count_confidence(0.33, 0, 0.02, 0.01, 14, 0.01), 3)  # ...: as heavy as empty
         0.999
     """
-    floor = SIGMA_FLOOR * SIGMA_FLOOR + sigma * sigma
+    floor = SIGMA_FLOOR2 + sigma * sigma
     spread2 = spread * spread
     total = OTHER
     mine = 0.0
@@ -221,11 +223,29 @@ def count_confidence(x, k, spread, sigma, ref=0, empty=None, empty_ref=0):
     return mine / total
 
 
+def _share(k, low, near, far):
+    """count_confidence(x, k, ...) from the candidates' likelihoods worked out already:
+    near[j - low] measured from the channel's zero, far[j - low] from the empty zero."""
+    total = OTHER
+    mine = 0.0
+    for j in range(k - 1, k + 2):
+        if j < 0:
+            continue
+        likelihood = near[j - low]
+        if far[j - low] > likelihood:
+            likelihood = far[j - low]
+        total += likelihood
+        if j == k:
+            mine = likelihood
+    return mine / total
+
+
 def _likelihood(x, j, ref, spread2, floor):
     """The (unnormalised) likelihood that `x` seeds, measured from a zero taken on `ref` seeds,
     are `j` seeds: normal, with the variance of count_confidence."""
     variance = (j - ref if j >= ref else ref - j) * spread2 + floor
-    z2 = (x - j) * (x - j) / variance
+    off = x - j
+    z2 = off * off / variance
     if z2 > 100:
         return 0.0              # exp(-50): nothing next to the others
     return exp(-0.5 * z2) / sqrt(variance)
@@ -305,7 +325,7 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "_channels", "_state", "_native", "_t")
+                 "_channels", "_state", "_native", "_t", "_near", "_far")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None):
@@ -369,6 +389,8 @@ class CountingSensor:
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
+        self._near = [0.0] * NEAR_COUNTS    # a judgement's likelihoods (_judge), kept to
+        self._far = [0.0] * NEAR_COUNTS     # allocate nothing
 
     @property
     def channels(self):
@@ -677,16 +699,35 @@ class CountingSensor:
         spread = cal.spread
         sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
         k = _nearest(x)
-        confidence = count_confidence(x, k, spread, sigma, ch.ref, empty, ch.empty_ref)
         other = _nearest(empty)
-        if other != k:
+        low = (k if k < other else other) - 1
+        high = (other if k < other else k) + 1
+        if high - low < NEAR_COUNTS:
+            # count_confidence of k and of other, each candidate's likelihoods worked out once
+            # (the two share two or three candidates; every float is a heap object on a Pico):
+            # the same operations in the same order, so the same numbers
+            spread2 = spread * spread
+            floor = SIGMA_FLOOR2 + sigma * sigma
+            near = self._near
+            far = self._far
+            for j in range(low if low > 0 else 0, high + 1):
+                near[j - low] = _likelihood(x, j, ch.ref, spread2, floor)
+                far[j - low] = _likelihood(empty, j, ch.empty_ref, spread2, floor)
+            confidence = _share(k, low, near, far)
+            if other != k:
+                chance = _share(other, low, near, far)
+                if chance > confidence:
+                    k, confidence = other, chance
+            # the value as the zero that explains k better measures it
+            value = empty if far[k - low] > near[k - low] else x
+        else:                           # the two zeros more than a seed apart: rare
+            confidence = count_confidence(x, k, spread, sigma, ch.ref, empty, ch.empty_ref)
             chance = count_confidence(x, other, spread, sigma, ch.ref, empty, ch.empty_ref)
             if chance > confidence:
                 k, confidence = other, chance
-        # the value as the zero that explains k better measures it
-        floor = SIGMA_FLOOR * SIGMA_FLOOR + sigma * sigma
-        value = empty if _likelihood(empty, k, ch.empty_ref, spread * spread, floor) > \
-            _likelihood(x, k, ch.ref, spread * spread, floor) else x
+            floor = SIGMA_FLOOR2 + sigma * sigma
+            value = empty if _likelihood(empty, k, ch.empty_ref, spread * spread, floor) > \
+                _likelihood(x, k, ch.ref, spread * spread, floor) else x
         self.values[i] = value
         if confidence < self.accept and ch.suspect and \
                 -MENDED_LIMIT <= value - k <= MENDED_LIMIT and t_ms - ch.fault_since <= MENDED_MS:
