@@ -51,6 +51,40 @@ def play_counting(variant, seed, rate):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_the_reading_that_completes_a_prepared_move_sows_nothing(variant, monkeypatch):
+    """While a move is sown the guide works ahead (prepare, on a Pico's idle turns): the next
+    steps' boards, then the position after the move with its legal moves. The reading that
+    completes the move then sows no pit (a relay of many laps each, milliseconds on a Pico,
+    in the frame the players wait for) and lights the same pits as an unprepared guide."""
+    rng = random.Random(3)
+    for _ in range(6):
+        game, plain = Game(variant), Game(variant)
+        guide, unprepared = Guide(game), Guide(plain)
+        counts = game.pits + [0, 0]
+        player = LedPlayer(game.rules.n, rng, 0.0)
+        sown = []
+        rules = type(game.rules)
+        real_sow = rules.sow
+        for _ in range(20 * len(counts) * 48):
+            if guide.phase == OVER:
+                break
+            action = player.next_action(guide.frame, counts)
+            apply_action(action, counts, player)
+            moves = len(game.moves)
+            monkeypatch.setattr(rules, "sow", lambda *a, **k: sown.append(1) or real_sow(*a, **k))
+            del sown[:]
+            guide.update(counts)
+            monkeypatch.setattr(rules, "sow", real_sow)
+            unprepared.update(counts)
+            assert guide.frame == unprepared.frame
+            if len(game.moves) > moves:
+                assert not sown, "the reading that completed a move sowed"
+            while guide.prepare():
+                pass
+        assert game.moves == plain.moves and guide.phase == OVER
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("rate", [0.0, 0.05])
 def test_whole_games_counting(variant, rate):
     made = 0

@@ -419,6 +419,43 @@ def test_pop_takes_back_moves_exactly():
         game.pop()
 
 
+@pytest.mark.parametrize("variant, options", [
+    ("layli-goobalay", None), ("layli-goobalay-long", None), ("tampoduo", {"must_feed": True}),
+    ("mangala-iv", None), ("layli-goobalay", {"endless": "abar", "endless_bound": 3}),
+    ("layli-goobalay", {"first_move_right": True}),
+])
+def test_a_prepared_push_plays_exactly_as_a_plain_one(variant, options):
+    """prepare_push works the next position out ahead (as a guide does while the move is
+    sown); push then takes it over. Whole random games, moves prepared and then played, or
+    prepared and another played, or taken back, give every position, legal list, end and
+    score of the same games played plainly."""
+    import random
+    for seed in range(12):
+        rng = random.Random(seed)
+        plain, prepared = Game(variant, options), Game(variant, options)
+        while not plain.over and plain.ply < 300:
+            legal = plain.legal_moves()
+            assert prepared.legal_moves() == legal
+            move = rng.choice(legal)
+            decoy = rng.choice(legal)
+            assert prepared.prepare_push(decoy) is True
+            assert prepared.prepare_push(decoy) is False        # done once
+            if decoy != move and rng.random() < 0.5:
+                prepared.prepare_push(move)
+            if rng.random() < 0.1 and plain.ply:
+                plain.pop()
+                prepared.pop()                  # a takeback forgets what was prepared
+            else:
+                plain.push(move)
+                prepared.push(move)
+            assert prepared.state_json() == plain.state_json()
+            assert prepared.over == plain.over and prepared.end_reason == plain.end_reason
+            assert prepared.moves == plain.moves
+        assert prepared.scores == plain.scores
+    with pytest.raises(RulesError):
+        Game(variant, options).prepare_push(99)
+
+
 def test_copy_is_independent_and_keeps_the_remembered_positions():
     game = Game("layli-goobalay", {"endless": "abar", "endless_bound": 3})
     game.push(1)

@@ -76,6 +76,7 @@ class Guide:
         self._last = None                           # the last reading (counts, settled)
         self._looks = {}                            # (move, done) -> the look-ahead (_look)
         self._now = None                            # self.board's places, once asked for
+        self._pushed = None                         # the move whose push was prepared
         self._await()
 
     # --- what the owner of the guide calls ------------------------------------------------
@@ -243,7 +244,10 @@ class Guide:
         than a frame): while the board waits for a move, the step script of one more legal
         move (until `prepared`), then the boards its first steps make (the look-ahead the
         reading where a pit is lifted compares with); during a move, the boards of its next
-        steps. Call it when there is nothing else to do; True when it did something."""
+        steps, then the position after it and its legal moves (Game.prepare_push: the reading
+        that completes the move would otherwise sow every pit of the next player, a relay of
+        many laps each). Call it when there is nothing else to do; True when it did
+        something."""
         if self.phase == AWAIT:
             for move in self.game.legal_moves():
                 if move not in self.scripts:
@@ -253,9 +257,13 @@ class Guide:
                 if (move, 0) not in self._looks:
                     self._look(move, 0)
                     return True
-        elif self.phase == SOWING and (self.move, self.done) not in self._looks:
-            self._look(self.move, self.done)
-            return True
+        elif self.phase == SOWING:
+            if (self.move, self.done) not in self._looks:
+                self._look(self.move, self.done)
+                return True
+            if self._pushed != self.move:
+                self._pushed = self.move
+                return self.game.prepare_push(self.move)
         return False
 
     @property
@@ -319,6 +327,7 @@ class Guide:
 
     def _start(self, move, done):
         self.move = move
+        self._pushed = None
         self.script = self._script(move)
         self.mover = self.game.to_move
         self.done = 0

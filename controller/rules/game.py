@@ -253,7 +253,7 @@ class Game:
 
     __slots__ = ("rules", "setup", "first", "start_captured", "start_uur", "start_first_move",
                  "_wide", "pits", "uur", "captured", "on_board", "to_move", "moves", "passes", "_over", "_end_reason", "_scores", "_history",
-                 "_children", "_legal", "_candidates")
+                 "_children", "_legal", "_candidates", "_ahead")
 
     def __init__(self, variant="layli-goobalay", options=None, setup=None, first=None,
                  captured=None, uur=None, first_move=True):
@@ -329,6 +329,7 @@ class Game:
         self._end_reason = None
         self._scores = None
         self._history = ([], [])     # positions seen since the last capture, per mover
+        self._ahead = None          # prepare_push's game, one move on
         self._settle()
 
     # --- the rules' questions -------------------------------------------------------------
@@ -494,15 +495,18 @@ class Game:
                 or (self._legal is not None and move not in self._legal)):
             self.check_move(move)   # raises, or sows a legal move not yet sown
             child = self._children[move]
+        ahead = self._ahead
+        if ahead is not None and ahead.moves[-1] != move:
+            ahead = None
         if not script:
-            self._play(move, child)
+            self._play(move, child, ahead)
             return None
         mover = self.to_move
         steps = []
         if child[2] != ENDLESS:     # an abar endless move has an empty script
             self.rules.sow(self.pits[:], self.uur, mover, self.rules.pit_index(mover, move),
                            steps)
-        self._play(move, child)
+        self._play(move, child, ahead)
         for player in self.passes:
             steps.append(("pass", player))
         steps.extend(self.collection())
@@ -516,8 +520,33 @@ class Game:
             self._play(move, self._children[move])
         return move
 
-    def _play(self, move, child):
-        """Move to the position `child` (what sowing `move` gave), then settle it."""
+    def prepare_push(self, move):
+        """Work out now what would otherwise wait for the first question after `push(move)`:
+        the next position's legal moves, every one of its candidates sown (a relay of many
+        laps each: on a Pico, milliseconds). A guide calls it while the players sow `move` on
+        the board, so that the reading that completes the move does no sowing: `push(move)`
+        takes the work over. True when it did the work, False when it was done already.
+        Raises RulesError for a move that is not legal, as push does.
+
+            >>> game = Game("layli-goobalay")
+            >>> game.prepare_push(3)
+            True
+            >>> game.push(3)                # nothing sown now: the answers are ready
+            >>> game.legal_moves()
+            [1, 3, 4, 6]
+        """
+        ahead = self._ahead
+        if ahead is not None and ahead.moves[-1] == move:
+            return False
+        ahead = self.copy()
+        ahead.push(move)
+        ahead.legal_moves()         # sows every candidate, or finds the game over
+        self._ahead = ahead
+        return True
+
+    def _play(self, move, child, ahead=None):
+        """Move to the position `child` (what sowing `move` gave), then settle it; `ahead`,
+        prepare_push's game after the same move, gives what it worked out since."""
         child_pits, child_uur, gain = child
         mover = self.to_move
         self.pits = child_pits
@@ -529,7 +558,16 @@ class Game:
             self._history = ([], [])    # the earlier positions can never recur
         self.to_move = 1 - mover
         self.moves.append(move)
+        self._ahead = None
         self._settle()
+        if ahead is not None:
+            # the same position, settled the same way; ahead has sown its candidates since
+            self._children = ahead._children
+            self._legal = ahead._legal
+            self._candidates = ahead._candidates
+            self._over = ahead._over
+            self._end_reason = ahead._end_reason
+            self._scores = ahead._scores
 
     def pop(self):
         """Take back the last move and return it (replays the game from its start: positions
@@ -555,6 +593,7 @@ class Game:
         south, north = self._history
         other._history = (type(south)(south), type(north)(north))
         other._children = dict(self._children)
+        other._ahead = None
         return other
 
     def replay(self, moves):

@@ -105,7 +105,7 @@ class Session:
 
     @property
     def prepared(self):
-        """False while `prepare` has work to do (Guide.prepared)."""
+        """False while the next move's scripts wait to be made (Guide.prepared)."""
         return self.setup is not None or self.guide.prepared
 
     def _hand_ended(self):

@@ -61,11 +61,12 @@ def test_scripts_prepared_while_the_board_waits_are_the_moves_own():
             looks.append((bytes(places),
                           bytes(p for p in range(len(places)) if places[p] != start[p])))
         assert guide._look(move, 0) == looks
-    # during a move, the boards of its next steps
+    # during a move, the boards of its next steps, then the position after it
     counts = game.pits + [0, 0]
     follow_leds(guide.frame, counts, 0)             # the lit pit lifted
     guide.update(counts)
-    assert guide.phase == SOWING and guide.prepare() and not guide.prepare()
+    assert guide.phase == SOWING and guide.prepare() and guide.prepare()
+    assert not guide.prepare()
     # a whole game with the guide working ahead whenever it can is the same game
     assert _play("layli-goobalay", prepare=True).moves == _play("layli-goobalay").moves
 
