@@ -466,12 +466,15 @@ class Guide:
             self._looks[key] = looks
         return looks
 
-    def _ahead(self, counts, settled, move, done):
+    def _ahead(self, counts, settled, move, done, still=None):
         """How many more steps of `move`'s script (`done` steps in) the reading shows done (0
         when it shows the board as it is, None when it shows neither that nor any of the
-        next LOOKAHEAD steps)."""
-        start = self._places()
-        if not self.confirmed and self._agrees(counts, settled, start, ()):
+        next LOOKAHEAD steps). `still`: whether the reading agrees with the board as it is,
+        when the caller knows (the reading where a pit is lifted is compared with every
+        legal move's steps, and the board as it is stays the same)."""
+        if still is None:
+            still = self._agrees(counts, settled, self._places(), ())
+        if still and not self.confirmed:
             return 0            # the usual frame: nothing new (confirm() looks further)
         looks = self._look(move, done)
         steps = 0
@@ -481,15 +484,16 @@ class Guide:
                 return steps
         if steps < LOOKAHEAD:
             return None         # the script ends before the reading's board
-        return 0 if self._agrees(counts, settled, start, ()) else None
+        return 0 if still else None
 
     def _await_reading(self, counts, settled):
+        still = self._agrees(counts, settled, self._places(), ())
         # once confirm() vouches for a broken pit, look for the move lifted from it
-        if not self.confirmed and self._agrees(counts, settled, self._places(), ()):
+        if still and not self.confirmed:
             self._clear_mistake(settled)
             return
         for move in self.game.legal_moves():
-            steps = self._ahead(counts, settled, move, 0)
+            steps = self._ahead(counts, settled, move, 0, still)
             if steps:
                 self._start(move, steps)
                 return
