@@ -450,9 +450,14 @@ class Guide:
         the board waits for it): what each of the next LOOKAHEAD steps (fewer at the end of
         the script) makes the board show, as a list of (places, the places that differ from
         now). Made once for each (move, done) while the board stays as it is."""
+        return self._lookup(move, done)[0]
+
+    def _lookup(self, move, done):
+        """(_look(move, done), a place that differs from now in every one of its boards, or
+        None): a reading that shows that place settled and unchanged is none of them."""
         key = (move, done)
-        looks = self._looks.get(key)
-        if looks is None:
+        entry = self._looks.get(key)
+        if entry is None:
             script = self._script(move)
             mover = self.mover if self.phase == SOWING else self.game.to_move
             start = self._places()
@@ -463,8 +468,17 @@ class Guide:
                 expected = ahead.places()
                 looks.append((_compact(expected), _compact(
                     [place for place in range(self.size) if expected[place] != start[place]])))
-            self._looks[key] = looks
-        return looks
+            moved = None
+            if looks:
+                for place in looks[0][1]:
+                    for _, changed in looks:
+                        if place not in changed:
+                            break
+                    else:
+                        moved = place
+                        break
+            entry = self._looks[key] = (looks, moved)
+        return entry
 
     def _ahead(self, counts, settled, move, done, still=None):
         """How many more steps of `move`'s script (`done` steps in) the reading shows done (0
@@ -472,16 +486,23 @@ class Guide:
         next LOOKAHEAD steps). `still`: whether the reading agrees with the board as it is,
         when the caller knows (the reading where a pit is lifted is compared with every
         legal move's steps, and the board as it is stays the same)."""
+        start = self._places()
         if still is None:
-            still = self._agrees(counts, settled, self._places(), ())
+            still = self._agrees(counts, settled, start, ())
         if still and not self.confirmed:
             return 0            # the usual frame: nothing new (confirm() looks further)
-        looks = self._look(move, done)
-        steps = 0
-        for expected, changed in looks:
-            steps += 1
-            if self._agrees(counts, settled, expected, changed):
-                return steps
+        looks, moved = self._lookup(move, done)
+        if (moved is not None and not self.faults[moved]
+                and (counts[moved] == start[moved] or not settled[moved])):
+            # the place every one of its boards changes reads unchanged, or not yet settled:
+            # none of them (the reading where another pit is lifted, against this move's)
+            steps = len(looks)
+        else:
+            steps = 0
+            for expected, changed in looks:
+                steps += 1
+                if self._agrees(counts, settled, expected, changed):
+                    return steps
         if steps < LOOKAHEAD:
             return None         # the script ends before the reading's board
         return 0 if still else None
