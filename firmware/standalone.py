@@ -53,7 +53,8 @@ except (ImportError, SyntaxError):
 
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
-RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second
+RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second,
+RENDER_LATE_MS = 20             # a turn after a reading's (this late at most: a busy CPU)
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the
@@ -238,7 +239,9 @@ class Standalone:
             self._react()
         else:
             self._calibrated()
-        rendered = now >= self._render_at
+        # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
+        # (the frame the players wait for, 1 to 2 ms more) unless it is RENDER_LATE_MS late
+        rendered = now >= self._render_at and (not fed or now >= self._render_at + RENDER_LATE_MS)
         if rendered:
             self._render_at = now + RENDER_MS
             shown = self.session.frame if self.calibrating is None else self.calibrating.frame()

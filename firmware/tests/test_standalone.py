@@ -6,8 +6,8 @@ import machine
 import rig
 from device import Device
 from main import FAULT_COLOUR, start
-from standalone import CALIBRATION, JOURNAL, RENDER_MS, Standalone, StandaloneError, \
-    hint_move, save_text
+from standalone import CALIBRATION, JOURNAL, RENDER_LATE_MS, RENDER_MS, Standalone, \
+    StandaloneError, hint_move, save_text
 from controller.guide.pixels import render
 from controller.rules import Game
 from helpers import follow_leds, raises
@@ -49,6 +49,7 @@ def test_first_moves_of_a_game():
     while len(app.session.game.moves) < 4:
         rig.advance_board(app.session.guide, seeds.counts, 4)
         rig.run(clock, app, 280, before=seeds.load)
+    rig.run(clock, app, 200, before=seeds.load)     # the last move's files written
     game = Game("layli-goobalay")
     for move in app.session.game.moves:
         game.push(move)
@@ -225,6 +226,32 @@ def test_a_moves_files_are_written_even_when_the_reads_cannot_be_queued():
     assert moves == app.session.game.moves
 
 
+def test_the_leds_are_drawn_on_a_turn_without_a_reading():
+    """A turn that feeds the guide a reading is the frame the players wait for: the LEDs
+    (1 to 2 ms on a Pico) wait for the next turn, RENDER_LATE_MS at most. Turns 1 ms apart
+    draw them off the readings' turns, every RENDER_MS or so; turns 12 ms apart, each with a
+    reading, draw them RENDER_LATE_MS late."""
+    for every, late in ((1, 0), (12, RENDER_LATE_MS)):
+        clock, device, app, folder = _standalone()
+        seeds = rig.Seeds(app.session.game.pits + [0, 0])
+        rig.run(clock, app, 400, before=seeds.load)
+        draws = []
+        for _ in range(1000 // every):
+            due = app._render_at
+            fed = app.frames
+            now = clock.ticks_ms()
+            app.step()
+            if app._render_at != due:
+                draws.append((now - due, app.frames != fed))
+            clock.advance(every)
+        assert draws and all(0 <= lateness <= late + every for lateness, _ in draws), draws
+        if late == 0:
+            assert not any(fed for _, fed in draws), draws
+            assert len(draws) >= 1000 // (RENDER_MS + every) - 1, draws
+        else:
+            assert all(fed for _, fed in draws), draws
+
+
 def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
     """The turns with nothing to do prepare the step scripts of every legal pit and their
     look-ahead, so the reading where a pit is lifted need not compute them all (15 ms and
@@ -298,6 +325,7 @@ def test_a_restarted_pico_resumes_the_game():
     while len(app.session.game.moves) < 2:
         rig.advance_board(app.session.guide, seeds.counts, 4)
         rig.run(clock, app, 280, before=seeds.load)
+    rig.run(clock, app, 200, before=seeds.load)     # the last move's journal lines written
     moves = app.session.game.moves[:]
     # the power goes; the seeds stay where they are
     clock, device, again, folder = _standalone(folder)
