@@ -93,7 +93,8 @@ def test_the_reading_that_completes_a_prepared_move_sows_nothing(variant, monkey
     """While a move is sown the guide works ahead (prepare, on a Pico's idle turns): the next
     steps' boards, then the position after the move with its legal moves. The reading that
     completes the move then sows no pit (a relay of many laps each, milliseconds on a Pico,
-    in the frame the players wait for) and lights the same pits as an unprepared guide."""
+    in the frame the players wait for) and lights the same pits as an unprepared guide. Each
+    reading draws the frame once (a move's end drew it twice)."""
     rng = random.Random(3)
     for _ in range(6):
         game, plain = Game(variant), Game(variant)
@@ -111,7 +112,10 @@ def test_the_reading_that_completes_a_prepared_move_sows_nothing(variant, monkey
             moves = len(game.moves)
             monkeypatch.setattr(rules, "sow", lambda *a, **k: sown.append(1) or real_sow(*a, **k))
             del sown[:]
+            drawn = []
+            monkeypatch.setattr(guide, "_render", lambda: drawn.append(1) or Guide._render(guide))
             guide.update(counts)
+            assert len(drawn) == 1
             monkeypatch.setattr(rules, "sow", real_sow)
             unprepared.update(counts)
             assert guide.frame == unprepared.frame

@@ -78,6 +78,11 @@ class Guide:
         self._now = None                            # self.board's places, once asked for
         self._pushed = None                         # the move whose push was prepared
         self._await()
+        self._render()
+
+    # Every method the owner calls ends by drawing the frame (_render) once, after whatever
+    # changed; the phases' own methods (_await, _restore, _start...) draw nothing: a move's end
+    # would be drawn twice in the frame the players wait for.
 
     # --- what the owner of the guide calls ------------------------------------------------
 
@@ -300,7 +305,6 @@ class Guide:
         self.scripts = {}
         self.hint = None
         self.mistake = None
-        self._render()
 
     def _restore(self):
         self._moved()
@@ -309,7 +313,6 @@ class Guide:
         self.before = self.board.places()
         self.target = self._position_board()
         self.mistake = None
-        self._render()
 
     def _move_of(self, pit):
         return pit - self.game.to_move * self.game.rules.n + 1
