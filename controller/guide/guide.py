@@ -394,8 +394,8 @@ class Guide:
         return False
 
     def _note_faults(self, faults):
-        if faults is None:
-            return
+        if faults is None or faults == self.faults:
+            return                  # (most readings: the same list, compared in one go)
         for place in range(self.size):
             fault = faults[place] if place < len(faults) else None
             if fault != self.faults[place]:
