@@ -54,7 +54,8 @@ except (ImportError, SyntaxError):
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second,
-RENDER_LATE_MS = 20             # a turn after a reading's (this late at most: a busy CPU)
+RENDER_WAITS = 3                # on a turn without a reading (this many readings' turns later
+                                # at most: those queued during a collection, a CPU too busy)
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the
@@ -185,6 +186,7 @@ class Standalone:
             self.sensor = CountingSensor(calibration, native=native_counting)
         self._values = array("i", [0] * channels)     # each reading, taken without a list
         self._render_at = 0
+        self._render_waits = 0          # turns with a reading the LEDs have waited for
 
     # --- games ----------------------------------------------------------------------------
 
@@ -240,9 +242,13 @@ class Standalone:
         else:
             self._calibrated()
         # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
-        # (the frame the players wait for, 1 to 2 ms more) unless it is RENDER_LATE_MS late
-        rendered = now >= self._render_at and (not fed or now >= self._render_at + RENDER_LATE_MS)
+        # (the frame the players wait for, 1 to 2 ms more): in the next turn, or after
+        # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away)
+        rendered = now >= self._render_at and (not fed or self._render_waits >= RENDER_WAITS)
+        if now >= self._render_at and not rendered:
+            self._render_waits += 1
         if rendered:
+            self._render_waits = 0
             self._render_at = now + RENDER_MS
             shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
             # the patterns' phase at the moment of drawing, not at the step's start: the

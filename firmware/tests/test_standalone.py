@@ -6,7 +6,7 @@ import machine
 import rig
 from device import Device
 from main import FAULT_COLOUR, start
-from standalone import CALIBRATION, JOURNAL, RENDER_LATE_MS, RENDER_MS, Standalone, \
+from standalone import CALIBRATION, JOURNAL, RENDER_MS, RENDER_WAITS, Standalone, \
     StandaloneError, hint_move, save_text
 from controller.guide.pixels import render
 from controller.rules import Game
@@ -228,10 +228,11 @@ def test_a_moves_files_are_written_even_when_the_reads_cannot_be_queued():
 
 def test_the_leds_are_drawn_on_a_turn_without_a_reading():
     """A turn that feeds the guide a reading is the frame the players wait for: the LEDs
-    (1 to 2 ms on a Pico) wait for the next turn, RENDER_LATE_MS at most. Turns 1 ms apart
-    draw them off the readings' turns, every RENDER_MS or so; turns 12 ms apart, each with a
-    reading, draw them RENDER_LATE_MS late."""
-    for every, late in ((1, 0), (12, RENDER_LATE_MS)):
+    (1 to 2 ms on a Pico) wait for the next turn, RENDER_WAITS turns with a reading at most
+    (those queued while the CPU was away). Turns 1 ms apart draw them off the readings'
+    turns, every RENDER_MS or so; turns 12 ms apart, each with a reading, draw them every
+    RENDER_WAITS + 1 turns."""
+    for every, late in ((1, 0), (12, RENDER_WAITS * 12)):
         clock, device, app, folder = _standalone()
         seeds = rig.Seeds(app.session.game.pits + [0, 0])
         rig.run(clock, app, 400, before=seeds.load)
