@@ -28,7 +28,7 @@ value is judged (a new one every 100 ms until it counts, a counted one every 250
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
    hand resting on the pit trembles more than that) is judged at once, then again every
    100 ms until it counts, and every 250 ms once it does (to follow the cell's creep and to
-   notice a hand that trembles on a counted place). A judgement's floats take 1.4 ms a
+   notice a hand that trembles on a counted place). A judgement's floats take 1 ms a
    channel on a Pico, an eighth of a frame, so a frame makes two at most, the others due
    waiting a frame or two; and the re-judgements of counted places are paced: the channels
    earn them a little faster than they fall due and a frame makes only those earned, so they
@@ -472,7 +472,7 @@ class CountingSensor:
         """The frame's judgements, in channel order: the new bands' that are due (the counts
         the players wait for), JUDGE_MOST at most; in a frame with none of those, the counted
         bands' re-judgements that are due and earned (`_earn`), JUDGE_MOST at most. Each costs
-        a Pico 1.4 ms of floats: a frame where a count changes carries no re-judgement."""
+        a Pico 1 ms of floats: a frame where a count changes carries no re-judgement."""
         st = self._state
         due = st[JUDGE]
         fresh = due != 0
