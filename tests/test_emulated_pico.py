@@ -578,6 +578,12 @@ def test_the_frame_budget_benchmark_refuses_bad_arguments(args, words, capsys):
     assert stopped.value.code == 2 and words in capsys.readouterr().err
 
 
+# The acceptance games' seed (the board's load cells and the players' hands and choices):
+# its first six moves have relays of up to five laps, captures and mistakes, and take the
+# players 97 actions (271 with game.SEED), so six moves of each mode fit in CI.
+GAME_SEED = 263
+
+
 @pytest.fixture(scope="module")
 def bridge_image(tmp_path_factory):
     """A maker's first bridge board: `firmware/deploy.py CONFIG --port ... --mpy` (mpremote)
@@ -644,17 +650,15 @@ def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(bridge_ima
 
 
 def test_a_game_in_bridge_mode_with_players_who_follow_the_strip(bridge_image):
-    """The acceptance game on the emulated Pico, its first move: the deployed bridge, the
-    host's Runner over PicoBridge on a clean line, players with quick hands who read only the
-    emulated WS2812B strip (each place's colour and rhythm: game.py's StripReader), a relay
-    of several laps, a capture, and a mistake the guide flags and the players put right; the
-    board ends equal to the engine. Six moves take 12 minutes wall here (the emulator runs
-    3.8 times slower than real time with the bridge at work), more than CI has:
-    `python firmware/emulator/game.py --moves 6 --quick` (figures in firmware/emulator/
-    README.md)."""
+    """The acceptance game on the emulated Pico, six moves: the deployed bridge, the host's
+    Runner over PicoBridge on a clean line, players with quick hands who read only the
+    emulated WS2812B strip (each place's colour and rhythm: game.py's StripReader), relays of
+    several laps, captures, and mistakes the guide flags and the players put right; the
+    board ends equal to the engine. The game of GAME_SEED: 70 emulated seconds, about two
+    minutes wall here (game.SEED's six moves take three times as long)."""
     with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
-        result = game.play(pico, moves=1, durations=game.QUICK)
-    assert result["moves"] >= 1 and result["board_matches_engine"], result
+        result = game.play(pico, moves=6, seed=GAME_SEED, durations=game.QUICK)
+    assert result["moves"] == 6 and result["board_matches_engine"], result
     assert {"drop", "pick", "capture"} <= set(result["kinds"]) and result["most_laps"] >= 2, \
         result
     assert result["mistakes_made"] >= 1 and result["mistakes_put_right"] >= 1, result
@@ -711,7 +715,7 @@ def standalone_image(bridge_image, tmp_path_factory):
     firmware is the one deploy.py installed for the bridge. Its flash kept for the test."""
     folder = tmp_path_factory.mktemp("standalone")
     image = folder / "flash.bin"
-    calibration = game.table(game.SEED)[3].calibration().to_json()
+    calibration = game.table(GAME_SEED)[3].calibration().to_json()
     with emulated.EmulatedPico(board=game.STANDALONE, flash_in=bridge_image) as pico:
         game.reconfigure(pico, folder, game.STANDALONE, calibration=calibration)
         pico.command("save_flash", path=str(image))
@@ -719,20 +723,21 @@ def standalone_image(bridge_image, tmp_path_factory):
 
 
 def test_a_game_in_standalone_mode_with_players_who_follow_the_strip(standalone_image):
-    """The acceptance game in standalone mode, its first move: the whole controller on the
+    """The acceptance game in standalone mode, six moves: the whole controller on the
     emulated Pico (sensing, the rules engine, the guide, the journal), players who see only
-    its strip, hear only its buzzer and press its buttons; a relay of several laps, a
-    capture, a mistake flagged and put right, and the power cut after the first seed is
-    sown, with seeds in the players' hand: the Pico resumes the game from its journal and
-    they play on. Then the board is powered up again with CONFIRM held (safe mode), its
-    journal read off the flash and replayed on the host's engine: the board equals it.
-    `python firmware/emulator/game.py --mode standalone --moves 6 --quick --power-cut`
-    plays more (figures in firmware/emulator/README.md)."""
+    its strip, hear only its buzzer and press its buttons; relays of several laps, captures,
+    mistakes flagged and put right, and the power cut after the first seed is sown, with
+    seeds in the players' hand: the Pico resumes the game from its journal and they play on.
+    Then the board is powered up again with CONFIRM held (safe mode), its journal read off
+    the flash and replayed on the host's engine: the board equals it. The game of GAME_SEED
+    (`python firmware/emulator/game.py --mode standalone --moves 6 --quick --power-cut
+    --seed 263`; figures in firmware/emulator/README.md)."""
     with emulated.EmulatedPico(board=game.STANDALONE, flash_in=standalone_image,
                                mode="paused") as pico:
-        result = game.play_standalone(pico, moves=1, durations=game.QUICK, power_cut=True)
-    assert result["moves"] == 1 and result["board_matches_engine"], result
-    assert result["moves_heard"] == 1, result                  # the move's chirp
+        result = game.play_standalone(pico, moves=6, seed=GAME_SEED, durations=game.QUICK,
+                                      power_cut=True)
+    assert result["moves"] == 6 and result["board_matches_engine"], result
+    assert result["moves_heard"] == 6, result                  # each move's chirp
     assert {"drop", "pick", "capture"} <= set(result["kinds"]) and result["most_laps"] >= 2, \
         result
     assert result["mistakes_made"] >= 1 and result["mistakes_heard"] >= 1, result
