@@ -28,6 +28,10 @@ at least 0.2 s: its readings, untrusted until then, are printed apart). It print
   is the longest thing the loop does) and the steps over 10 ms;
 - flash: what the filesystem has free after the install.
 
+Every emulated minute of the run a line of running figures goes to stderr (readings, cell
+readings sent as missing, late delays, the longest step, the models' corrupted reads so far):
+a ten-minute run cut short still says how far it got and what it saw.
+
 Standalone mode (`--mode standalone`). For each pico-standalone board it copies every file of
 firmware/manifest.py as `deploy.py --mpy` does (modules compiled, main.py as source), restarts
 the Pico (a fresh heap), writes a calibration.json that matches the HX711 models (noiseless
@@ -149,8 +153,16 @@ late_seen = sensors.late    # each step whose drain planned a read too late to d
 before = 0
 rested = 0
 start = time.ticks_us()
+told = 0                    # running figures told so far (a line "P" each tell_us)
 while time.ticks_diff(time.ticks_us(), start) < %(us)d:
     began = time.ticks_us()
+    if time.ticks_diff(began, start) >= (told + 1) * %(tell_us)d:
+        told += 1
+        print("P", json.dumps({"seconds": time.ticks_diff(began, start) // 1000000,
+                               "start_us": start, "now_us": began,
+                               "frames": bridge.sensor_frames - warm_frames,
+                               "untrusted": sensors.untrusted - warm_untrusted,
+                               "late": sensors.late, "worst_step_us": worst}))
     bridge.step()
     took = time.ticks_diff(time.ticks_us(), began)
     busy += took
@@ -193,7 +205,9 @@ MODULES = ("bridge", "device", "clock", "config", "leds", "hx711", "fast", "butt
            "controller.protocol")
 
 
-def bridge(emulated, name: str, seconds: float) -> dict:
+def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0) -> dict:
+    """The bridge's loop on the emulated `name` board for `seconds`; its figures. Every
+    `tell_s` emulated seconds a line of running figures goes to stderr."""
     config = firmware_config(load(name), VARIANT[name])
     config["watchdog_ms"] = 0
     with emulated.EmulatedPico(board=name) as pico:
@@ -201,11 +215,37 @@ def bridge(emulated, name: str, seconds: float) -> dict:
         pico.set_cells([1000 * (k + 1) for k in range(len(config["game"]["layout"]))])
         before = pico.pico_stats()
         pico.reset_stats()
-        out = pico.exec(BRIDGE % {"config": json.dumps(config), "us": int(seconds * 1e6)},
-                        timeout_s=600 + 300 * seconds)   # a loaded host: 30 s a second
+        out = bytearray()
+
+        def consume(data: bytes) -> None:
+            # every tell_s the Pico prints a line "P {...}": its running figures and the
+            # models' corrupted reads so far go to stderr, so that a long run cut short still
+            # says how far it got and what it saw (mpremote hands over a byte at a time)
+            out.extend(data)
+            if b"\n" not in data:
+                return
+            line = bytes(out[out.rfind(b"\n", 0, len(out) - 1) + 1:]).strip()
+            if line.startswith(b"P {"):
+                told = json.loads(line[2:].decode())
+                chips = [c for c in pico.stats()["hx711"] if "period_ns" in c]
+                told["corrupted"] = sum(
+                    1 for chip in chips for t in chip.get("corrupted_times_ns", [])
+                    if 1000 * told["start_us"] <= t < 1000 * told["now_us"])
+                print("%s: %s" % (name, json.dumps(told)), file=sys.stderr, flush=True)
+
+        transport = pico._connect()
+        transport.exec_raw_no_follow(BRIDGE % {"config": json.dumps(config),
+                                               "us": int(seconds * 1e6),
+                                               "tell_us": int(tell_s * 1e6)})
+        _, error = transport.follow(timeout=600 + 300 * seconds,   # a loaded host: 30 s a second
+                                    data_consumer=consume)
+        printed = out.decode("utf-8", "replace").replace("\x04", "").replace("\r\n", "\n")
+        if error:
+            raise emulated.PicoError(error.decode("utf-8", "replace").replace("\r\n", "\n"),
+                                     printed)
         after = pico.pico_stats()
         models = pico.stats()["hx711"]
-    result = json.loads(out.strip().splitlines()[-1])
+    result = json.loads(printed.strip().splitlines()[-1])
     cycles = after["cycles"] - before["cycles"]
     idle = after["idleCycles"] - before["idleCycles"]
     # the emulated timer counts the emulator's nanoseconds: the measured part of the run
