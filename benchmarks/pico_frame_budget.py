@@ -215,34 +215,24 @@ def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0) -> dict:
         pico.set_cells([1000 * (k + 1) for k in range(len(config["game"]["layout"]))])
         before = pico.pico_stats()
         pico.reset_stats()
-        out = bytearray()
 
-        def consume(data: bytes) -> None:
+        def told(line: str) -> None:
             # every tell_s the Pico prints a line "P {...}": its running figures and the
             # models' corrupted reads so far go to stderr, so that a long run cut short still
-            # says how far it got and what it saw (mpremote hands over a byte at a time)
-            out.extend(data)
-            if b"\n" not in data:
+            # says how far it got and what it saw
+            if not line.startswith("P {"):
                 return
-            line = bytes(out[out.rfind(b"\n", 0, len(out) - 1) + 1:]).strip()
-            if line.startswith(b"P {"):
-                told = json.loads(line[2:].decode())
-                chips = [c for c in pico.stats()["hx711"] if "period_ns" in c]
-                told["corrupted"] = sum(
-                    1 for chip in chips for t in chip.get("corrupted_times_ns", [])
-                    if 1000 * told["start_us"] <= t < 1000 * told["now_us"])
-                print("%s: %s" % (name, json.dumps(told)), file=sys.stderr, flush=True)
+            figures = json.loads(line[2:])
+            chips = [c for c in pico.stats()["hx711"] if "period_ns" in c]
+            figures["corrupted"] = sum(
+                1 for chip in chips for t in chip.get("corrupted_times_ns", [])
+                if 1000 * figures["start_us"] <= t < 1000 * figures["now_us"])
+            print("%s: %s" % (name, json.dumps(figures)), file=sys.stderr, flush=True)
 
-        transport = pico._connect()
-        transport.exec_raw_no_follow(BRIDGE % {"config": json.dumps(config),
-                                               "us": int(seconds * 1e6),
-                                               "tell_us": int(tell_s * 1e6)})
-        _, error = transport.follow(timeout=600 + 300 * seconds,   # a loaded host: 30 s a second
-                                    data_consumer=consume)
-        printed = out.decode("utf-8", "replace").replace("\x04", "").replace("\r\n", "\n")
-        if error:
-            raise emulated.PicoError(error.decode("utf-8", "replace").replace("\r\n", "\n"),
-                                     printed)
+        printed = pico.exec(BRIDGE % {"config": json.dumps(config), "us": int(seconds * 1e6),
+                                      "tell_us": int(tell_s * 1e6)},
+                            timeout_s=600 + 300 * seconds,   # a loaded host: 30 s a second
+                            on_line=told)
         after = pico.pico_stats()
         models = pico.stats()["hx711"]
     result = json.loads(printed.strip().splitlines()[-1])
@@ -675,16 +665,6 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
                 histogram[int(bucket)] = int(count)
             result["histogram"] = histogram
 
-    pending = bytearray()
-
-    def consume(data: bytes) -> None:
-        pending.extend(data)
-        while b"\n" in pending:
-            end = pending.index(b"\n")
-            text = pending[:end].decode("utf-8", "replace").strip()
-            del pending[:end + 1]
-            line(text)
-
     with emulated.EmulatedPico(board=name, flash_in=flash_in) as pico:
         started = time.monotonic()
         if flash_in is None:
@@ -697,12 +677,10 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         code = GAME % {"config": json.dumps(config), "tare": tare, "per_seed": per_seed,
                        "limit_ms": int(limit_s * 1000), "moves": moves,
                        "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US, "think_ms": THINK_MS}
-        transport = pico._connect()
-        transport.exec_raw_no_follow(code)
-        _, error = transport.follow(timeout=300, data_consumer=consume)
-        if error:
-            raise emulated.EmulatorError("the game on the Pico stopped:\n%s" % error.decode(
-                "utf-8", "replace").replace("\r\n", "\n"))
+        try:
+            pico.exec(code, timeout_s=300, on_line=line)
+        except emulated.PicoError as error:
+            raise emulated.EmulatorError("the game on the Pico stopped:\n%s" % error.traceback)
         models = pico.stats()["hx711"]
     result.update(board=name, variant=variant, player_steps=steps[0], install_s=install_s,
                   problems=player.problems, corrupted=sum(c.get("corrupted", 0) for c in models),

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 from typing import Any, Sequence
@@ -404,11 +405,30 @@ class EmulatedPico:
                 pass
             transport.close()
 
-    def exec(self, code: str, timeout_s: float = 60.0) -> str:
+    def exec(self, code: str, timeout_s: float = 60.0,
+             on_line: Callable[[str], None] | None = None) -> str:
         """Run `code` on the Pico through the raw REPL; what it printed. PicoError when it
-        raises (with MicroPython's traceback); timeout_s is the longest silence allowed."""
+        raises (with MicroPython's traceback); timeout_s is the longest silence allowed.
+        `on_line`, when given, is handed each line the Pico prints as it comes (stripped),
+        for code that runs long and tells its progress."""
         transport = self._connect()
-        output, error = transport.exec_raw(code, timeout=timeout_s)
+        if on_line is None:
+            output, error = transport.exec_raw(code, timeout=timeout_s)
+        else:
+            printed = bytearray()
+            pending = bytearray()
+
+            def consume(data: bytes) -> None:       # mpremote hands over a byte at a time
+                printed.extend(data)
+                pending.extend(data)
+                while b"\n" in pending:
+                    end = pending.index(b"\n")
+                    on_line(pending[:end].decode("utf-8", "replace").strip())
+                    del pending[:end + 1]
+
+            transport.exec_raw_no_follow(code)
+            _, error = transport.follow(timeout=timeout_s, data_consumer=consume)
+            output = bytes(printed).replace(b"\x04", b"")
         output = output.decode("utf-8", "replace").replace("\r\n", "\n")
         if error:
             raise PicoError(error.decode("utf-8", "replace").replace("\r\n", "\n"), output)
