@@ -244,8 +244,9 @@ class Standalone:
         # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
         # (the frame the players wait for, 1 to 2 ms more): in the next turn, or after
         # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away)
-        rendered = now >= self._render_at and (not fed or self._render_waits >= RENDER_WAITS)
-        if now >= self._render_at and not rendered:
+        due = now >= self._render_at
+        rendered = due and (not fed or self._render_waits >= RENDER_WAITS)
+        if due and not rendered:
             self._render_waits += 1
         if rendered:
             self._render_waits = 0

@@ -76,7 +76,6 @@ class Guide:
         self._last = None                           # the last reading (counts, settled)
         self._looks = {}                            # (move, done) -> the look-ahead (_look)
         self._now = None                            # self.board's places, once asked for
-        self._pushed = None                         # the move whose push was prepared
         self._await()
         self._render()
 
@@ -266,9 +265,7 @@ class Guide:
             if (self.move, self.done) not in self._looks:
                 self._look(self.move, self.done)
                 return True
-            if self._pushed != self.move:
-                self._pushed = self.move
-                return self.game.prepare_push(self.move)
+            return self.game.prepare_push(self.move)      # False once it is done
         return False
 
     @property
@@ -330,7 +327,6 @@ class Guide:
 
     def _start(self, move, done):
         self.move = move
-        self._pushed = None
         self.script = self._script(move)
         self.mover = self.game.to_move
         self.done = 0
