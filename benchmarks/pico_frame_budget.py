@@ -154,12 +154,18 @@ before = 0
 rested = 0
 start = time.ticks_us()
 told = 0                    # running figures told so far (a line "P" each tell_us)
-while time.ticks_diff(time.ticks_us(), start) < %(us)d:
+# the time since the start, summed step by step: ticks_diff spans at most 2**29 us (537 s), and
+# a ten-minute run counted by it alone would never end
+elapsed = 0
+last = start
+while elapsed < %(us)d:
     began = time.ticks_us()
-    if time.ticks_diff(began, start) >= (told + 1) * %(tell_us)d:
+    elapsed += time.ticks_diff(began, last)
+    last = began
+    if elapsed >= (told + 1) * %(tell_us)d:
         told += 1
-        print("P", json.dumps({"seconds": time.ticks_diff(began, start) // 1000000,
-                               "start_us": start, "now_us": began,
+        print("P", json.dumps({"seconds": elapsed // 1000000,
+                               "start_us": start, "now_us": start + elapsed,
                                "frames": bridge.sensor_frames - warm_frames,
                                "untrusted": sensors.untrusted - warm_untrusted,
                                "late": sensors.late, "worst_step_us": worst}))
@@ -172,18 +178,18 @@ while time.ticks_diff(time.ticks_us(), start) < %(us)d:
         long_steps += 1
     if sensors.late != late_seen:
         if len(late_log) < 100:
-            late_log.append((time.ticks_diff(began, start) // 1000, before, rested))
+            late_log.append((elapsed // 1000, before, rested))
         late_seen = sensors.late
     before = took
     if sensors.untrusted != seen:
         if len(untrusted) < 100:
-            untrusted.append((time.ticks_diff(began, start) // 1000, sensors.untrusted - seen))
+            untrusted.append((elapsed // 1000, sensors.untrusted - seen))
         seen = sensors.untrusted
     steps += 1
     idled = time.ticks_us()
     bridge.idle()
     rested = time.ticks_diff(time.ticks_us(), idled)
-total = time.ticks_diff(time.ticks_us(), start)
+total = elapsed + time.ticks_diff(time.ticks_us(), last)
 gc.collect()
 in_use = gc.mem_alloc()
 fs = os.statvfs("/")
