@@ -37,6 +37,7 @@ UNKNOWN = const(-1)
 FIXED = const(16)
 SLACK = const(5)
 BITS = const(24)
+ROWS = const(32)            # a read's words and zeros: a square of bits
 NO_PLACE = const(255)
 
 
@@ -210,30 +211,41 @@ class SensorsFrames:
 # --- the HX711s' readings ---------------------------------------------------------------------
 
 @micropython.viper
-def _unpack(words: ptr32, positions: ptr8, n: int, out: ptr32):
-    cell = 0
-    while cell < n:
-        bit = positions[cell]
-        raw = 0
+def _transpose(rows: ptr32):
+    """The 32 x 32 bits of `rows` transposed in place (Hacker's Delight, 7-3): afterwards
+    rows[31 - b] holds bit b of every row before, row 0's in its top bit. Five rounds of
+    swapping blocks of bits: 80 steps where reading 24 bits of 26 cells one by one took 624.
+    Every shift right is masked, so that a sign carried in does not matter."""
+    j = 16
+    m = 0x0000FFFF
+    while j != 0:
         k = 0
-        while k < BITS:
-            raw = (raw << 1) | ((words[k] >> bit) & 1)
-            k += 1
-        if raw & 0x800000:
-            raw -= 0x1000000
-        out[cell] = raw
-        cell += 1
+        while k < 32:
+            t = (rows[k] ^ (rows[k + j] >> j)) & m
+            rows[k] = rows[k] ^ t
+            rows[k + j] = rows[k + j] ^ (t << j)
+            k += 1                  # the next row without bit j ((k + j + 1) & ~j; but
+            if k & j:               # `~` in viper clobbers its operand in MicroPython 1.27:
+                k += j              # micropython/micropython#14397, fixed after it by #19508)
+        j = j >> 1
+        m = m ^ (m << j)
 
 
 def unpack(words, positions, out):
     """hx711.unpack into `out` (array('i')): `words` an array('I') of 24, `positions` a
     bytearray of each cell's bit."""
-    _unpack(words, positions, len(positions), out)
+    rows = array.array("i", [0] * ROWS)
+    for k in range(BITS):
+        rows[k] = words[k]
+    _transpose(rows)
+    for cell in range(len(positions)):
+        out[cell] = rows[31 - positions[cell]] >> 8     # the top 24 bits, signed
 
 
 # The planner's state is one array('i'), so that each native call takes one pointer: [cells,
 # read_us, update_us, guard_us, then each cell's last end, its period (1/16 us), how many
-# periods it has measured].
+# periods it has measured; then _plan's own: each cell's first end after the read it plans
+# from and the end after that].
 _CELLS = const(0)
 CANDIDATE = const(-1)           # the planner's: a first span, not confirmed yet
 _SHORTEST = const(85616)        # and the spans a period may be (1/16 us)
@@ -255,7 +267,7 @@ class Planner:
         self.guard_us = guard_us
         self.state = array.array("i", [cells, read_us, update_us, guard_us]
                                  + [UNKNOWN] * cells + [10702 * FIXED] * cells
-                                 + [0] * cells)
+                                 + [0] * cells + [0] * (2 * cells))
         view = memoryview(self.state)
         self.ends = view[_ENDS:_ENDS + cells]
         self.periods = view[_ENDS + cells:_ENDS + 2 * cells]
@@ -384,35 +396,13 @@ def _next_ready(state: ptr32, after: int) -> int:
 
 
 @micropython.viper
-def _later(state: ptr32, n: int, cell: int, start: int, after: int) -> int:
-    """ReadPlanner._later_end: chip `cell`'s first end at or after `start` other than its first
-    after `after` (the one the read is for)."""
-    last = state[_ENDS + cell]
-    period = state[_ENDS + n + cell]
-    t = after + 1
-    if last == UNKNOWN:
-        first = t
-    elif last >= t:
-        first = last
-    else:
-        first = last + ((t - last) * FIXED + period - 1) // period * period // FIXED
-    if start > first:
-        t = start
-    else:
-        t = first + 1
-    if last == UNKNOWN:
-        return t
-    if last >= t:
-        return last
-    return last + ((t - last) * FIXED + period - 1) // period * period // FIXED
-
-
-@micropython.viper
 def _plan(state: ptr32, after: int, most: int, out: ptr32):
     """ReadPlanner.plan into out: [the moment every DOUT is first low, the delay], out[1]
     holding `widen_us` on the way in (viper takes four arguments); out[2..5] hold the moments
-    (_all_low). ReadPlanner._later_end is written out inline twice: a call from native code
-    to native code costs more than the loop around it."""
+    (_all_low). ReadPlanner._later_end is written out inline (a call from native code to
+    native code costs more than the loop around it), from each known chip's first end after
+    `after` and the one after it, worked out once into the state's FIRST and SECOND: a later
+    end is then worked out (two divisions) only for a moment past a chip's second end."""
     widen = out[1]
     n = state[_CELLS]
     read = state[_READ]
@@ -420,30 +410,38 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
     guard = state[_GUARD]
     ends = _ENDS
     periods = _ENDS + n
+    firsts = _ENDS + 3 * n
+    seconds = _ENDS + 4 * n
     u = after + 1
+    cell = 0
+    while cell < n:
+        last = state[ends + cell]
+        if last != UNKNOWN:
+            period = state[periods + cell]
+            if last >= u:
+                first = last
+            else:
+                first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
+            state[firsts + cell] = first
+            state[seconds + cell] = (last + ((first + 1 - last) * FIXED + period - 1) // period
+                                     * period // FIXED)
+        cell += 1
     out[2] = int(_next_ready(state, after))
     count = 1
     while count < 4:                        # _all_low: at most four moments
         t = out[1 + count]
         late = -1
-        x0 = t - update + 1
+        x = t - update + 1
         cell = 0
         while cell < n:
             last = state[ends + cell]
-            period = state[periods + cell]
             if last == UNKNOWN:
-                first = u
-            elif last >= u:
-                first = last
+                end = x if x > u else u + 1
             else:
-                first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
-            x = x0
-            if x <= first:
-                x = first + 1
-            if last == UNKNOWN or last >= x:
-                end = x if last == UNKNOWN else last
-            else:
-                end = last + ((x - last) * FIXED + period - 1) // period * period // FIXED
+                end = state[seconds + cell]
+                if x > end:
+                    period = state[periods + cell]
+                    end = last + ((x - last) * FIXED + period - 1) // period * period // FIXED
             if end <= t + 2 * guard and end + update > late:
                 late = end + update
             cell += 1
@@ -467,20 +465,14 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
             cell = 0
             while cell < n:
                 last = state[ends + cell]
-                period = state[periods + cell]
                 if last == UNKNOWN:
-                    first = u
-                elif last >= u:
-                    first = last
+                    end = low if low > u else u + 1
                 else:
-                    first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
-                x = low
-                if x <= first:
-                    x = first + 1
-                if last == UNKNOWN or last >= x:
-                    end = x if last == UNKNOWN else last
-                else:
-                    end = last + ((x - last) * FIXED + period - 1) // period * period // FIXED
+                    end = state[seconds + cell]
+                    if low > end:
+                        period = state[periods + cell]
+                        end = (last + ((low - last) * FIXED + period - 1) // period * period
+                               // FIXED)
                 if end <= high:
                     clash = end
                     break
@@ -542,7 +534,7 @@ AFTER = const(10)           # 1: the next levels are the ones after a read: its 
                             # SEEK: nothing is parsed before the next MARK
 POSITIONS = const(11)
 PLANNER = const(12)
-SCRATCH = const(13)         # an array('i') of 24 + 6: the read's words, then _plan's out
+SCRATCH = const(13)         # an array('i') of 32 + 6: the read's words, then _plan's out
 QUEUE = const(14)           # the slots' array
 SLOTS = const(15)
 HEAD = const(16)            # the oldest reading's slot
@@ -564,9 +556,10 @@ SEEK = const(2)
 def drain(context: ptr32) -> int:
     """Take the ring's entries from TAKEN up to END: the reader's `_entry`, `_levels`,
     `_reading` and `_judged` in one: each change of the DOUT levels tells the planner a
-    conversion's end (its saw_end, here inline); each completed read is unpacked into the next
-    queue slot with the bitmask of the cells to trust; at the end the next read is planned
-    from the newest one. Returns how many readings it made."""
+    conversion's end (its saw_end, written out here: a native call costs 15 us a change);
+    each completed read is unpacked into the next queue slot with the bitmask of the cells to
+    trust; at the end the next read is planned from the newest one. Returns how many readings
+    it made."""
     words = ptr32(context[WORDS])
     times = ptr32(context[TIMES])
     entries = context[ENTRIES]
@@ -626,17 +619,14 @@ def drain(context: ptr32) -> int:
             at = slot * (1 + n)
             mask = int(_trusted(state, start, t))
             queue[at] = mask
+            k = BITS
+            while k < ROWS:
+                scratch[k] = 0
+                k += 1
+            _transpose(scratch)             # each cell's 24 bits side by side
             cell = 0
-            while cell < n:                 # unpack
-                bit = positions[cell]
-                raw = 0
-                k = 0
-                while k < BITS:
-                    raw = (raw << 1) | ((scratch[k] >> bit) & 1)
-                    k += 1
-                if raw & 0x800000:
-                    raw -= 0x1000000
-                queue[at + 1 + cell] = raw
+            while cell < n:
+                queue[at + 1 + cell] = scratch[31 - positions[cell]] >> 8   # signed
                 if not (mask >> cell) & 1:
                     context[UNTRUSTED] = context[UNTRUSTED] + 1
                 cell += 1
@@ -652,19 +642,50 @@ def drain(context: ptr32) -> int:
             continue
         changed = word ^ levels
         levels = word
-        if not changed:
-            continue
-        for cell in range(n):
+        cell = 0
+        while changed and cell < n:
             bit = 1 << positions[cell]
             if not changed & bit:
+                cell += 1
                 continue
+            changed ^= bit
             if word & bit:
                 seen = t
             else:
                 seen = t - update
-            _saw_end(state, cell, seen)
+            e = _ENDS + cell
+            p = e + n
+            m = p + n
+            cell += 1
+            last = state[e]
+            if last != UNKNOWN and seen - last < state[p] // (2 * FIXED):
+                continue
+            state[e] = seen
+            if last == UNKNOWN:
+                continue
+            span = (seen - last) * FIXED
+            measured = state[m]
+            if measured != 0:
+                period = state[p]
+                count = (span + period // 2) // period
+                off = span - count * period
+                if off < 0:
+                    off = 0 - off
+                if count >= 1 and off <= period // 8 and (count == 1 or measured != CANDIDATE):
+                    if measured == CANDIDATE:
+                        state[p] = (period + span // count) // 2
+                        state[m] = 1
+                    else:
+                        state[p] = (15 * period + span // count) // 16
+                        state[m] = measured + 1
+                    continue
+            if _SHORTEST <= span and span <= _LONGEST:     # a candidate period
+                state[p] = span
+                state[m] = CANDIDATE
+            else:
+                state[m] = 0
     if done and _all_known(state):          # the next read planned, from the newest reading
-        out = ptr32(context[SCRATCH] + 4 * BITS)
+        out = ptr32(context[SCRATCH] + 4 * ROWS)
         out[1] = 0                          # widen_us
         _plan(state, newest, context[MOST_US], out)
         context[READY] = out[0]

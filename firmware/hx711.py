@@ -395,7 +395,7 @@ class _Reader:
             self._spare = []            # their arrays, given back, for the next readings
         else:                           # what fast.drain works on (see there)
             self._positions8 = bytearray(positions)
-            self._scratch = array("i", [0] * (BITS + 6))
+            self._scratch = array("i", [0] * (fast.ROWS + 6))
             self._slots = array("i", [0] * (QUEUE * (1 + self.channels)))
             self._values = array("i", [0] * self.channels)
             context = self._context = array("i", [0] * fast.CONTEXT)

@@ -449,8 +449,9 @@ for count in (1, 5, 176):
             wrong.append(("leds", count, at))
 # unpacking 24 words
 for n in (3, 14, 26):
-    words = array.array("i", [rng.randrange(1 << 29) for _ in range(24)])
-    positions = bytearray(rng.randrange(30) for _ in range(n))
+    words = array.array("i", [(rng.randrange(1 << 29) << 3 | rng.randrange(8)) - (1 << 31)
+                              for _ in range(24)])
+    positions = bytearray(rng.randrange(32) for _ in range(n))
     out = array.array("i", [0] * n)
     fast.unpack(words, positions, out)
     import hx711
@@ -564,6 +565,107 @@ def test_the_2x12_chain_reads_every_place():
             assert [(k, v) for k, v in enumerate(frame) if v is not None and v != values[k]] \
                 == [], frame
         assert [cell["errors"] for cell in board.stats()["hx711"]] == [[]] * 26
+
+
+DRAIN_CHECK = r"""
+import time, machine, fast
+from array import array
+from hx711 import HX711Chain, _Reader, _signed, MOST_US
+from controller.sensing.shared_clock import ReadPlanner
+from controller.rules.rng import Random30
+
+
+class Plain:                    # the plain Python parse of the ring, the native one's reference
+    _entry = _Reader._entry
+    _levels = _Reader._levels
+    _reading = _Reader._reading
+
+
+# 1.1 s of the ring's entries as the DMA wrote them (the plain parse cannot keep up with them)
+cells = HX711Chain(2, 5, 26)
+n = cells.channels
+ring, context = cells._ring, cells._context
+mem32 = machine.mem32
+words, times = array("i", bytes(4 * 6000)), array("i", bytes(4 * 6000))
+time.sleep_ms(100)
+taken = ring.written()
+count = 0
+start = time.ticks_ms()
+while time.ticks_diff(time.ticks_ms(), start) < 1100:
+    end = ring.written()
+    while taken != end and count < len(words):
+        words[count] = mem32[ring.words + 4 * taken]
+        times[count] = mem32[ring.times + 4 * taken] - cells._epoch
+        taken = (taken + 1) %% ring.entries
+        count += 1
+    time.sleep_ms(3)
+cells.close()                   # the ring is the test's now: the entries go through it again
+
+# both parses from nothing known, the entries given in pieces of random size (a read's words
+# split between drains too), each piece written into the ring where the DMA would have
+cells.planner = fast.Planner(n, cells._read_us)
+cells._forget()
+values = array("i", [0] * n)
+while fast.take(context, values) >= 0:
+    pass
+plain = Plain()
+plain.channels, plain.positions = n, cells.positions
+plain.planner = ReadPlanner(n, cells._read_us)
+plain._snapshot, plain._block, plain._start_us, plain._after_read = -1, None, 0, False
+plain._seeking, plain._end_us, plain._spare, plain._queue = False, 0, [], []
+plain._frames = plain._untrusted = plain._last_drain = 0
+context[fast.EPOCH] = 0         # the times recorded are after the epoch already
+rng = Random30(5)
+readings = plans = 0
+wrong = []
+at = taken = 0
+while at < count:
+    piece = min(1 + rng.randrange(120), count - at)
+    begin = taken
+    for k in range(at, at + piece):
+        mem32[ring.words + 4 * taken] = words[k]
+        mem32[ring.times + 4 * taken] = times[k]
+        taken = (taken + 1) %% ring.entries
+        plain._entry(words[k] & 0xFFFFFFFF, times[k])
+    at += piece
+    context[fast.TAKEN], context[fast.END] = begin, taken
+    done = fast.drain(context)
+    ref = plain.planner
+    if (list(cells.planner.ends), list(cells.planner.periods), list(cells.planner.measured)) \
+            != (ref.ends, ref.periods, ref.measured):
+        wrong.append(("planner", at))
+    if done and ref.all_known():
+        plans += 1
+        if (context[fast.READY], context[fast.DELAY]) != ref.plan(plain._end_us, MOST_US):
+            wrong.append(("plan", at))
+    while True:
+        trusted = fast.take(context, values)
+        if trusted < 0:
+            break
+        readings += 1
+        mine, want = plain._queue.pop(0)
+        if (list(values), trusted) != (list(mine), want):
+            wrong.append(("reading", at))
+    if plain._queue:
+        wrong.append(("queue", at))
+print(count, readings, plans, wrong[:10])
+"""
+
+
+def test_the_native_drain_parses_the_ring_as_the_plain_python_does():
+    """fast.drain (viper: the ring's parse, the planner's saw_end and plan written out, the
+    readings unpacked by a transposition of bits) against hx711's plain Python parse with
+    ReadPlanner, entry for entry over the same ring: 26 HX711s through four 74HC165s,
+    drained at random moments (a read's words split between drains), their conversions'
+    rhythms learnt from nothing."""
+    with emulated.EmulatedPico(board="pico-bridge-2x12") as board:
+        board.install("hx711", "fast", "controller.sensing.shared_clock", "controller.rules.rng")
+        board.set_cells([1000 * (k + 1) * (-1) ** k for k in range(26)])
+        board.set_mode("fast")
+        entries, readings, plans, wrong = board.exec(DRAIN_CHECK % (), timeout_s=600).split(
+            " ", 3)
+    assert int(readings) >= 100 and int(plans) >= 50 and wrong.strip() == "[]", (
+        entries, readings, plans, wrong)
 
 
 @pytest.mark.parametrize("args, words", [(["--seconds", "0"], "--seconds must be more than 0"),
