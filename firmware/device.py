@@ -85,6 +85,8 @@ class Device:
         self.collections = 0        # collections made here (MicroPython's own are not counted)
         self._turns = 0
         self._collect_below = COLLECT_LEAST
+        self._collect_due = False       # a look found the heap low: collect when allowed
+        self._measure_due = False       # a collection was made: see what it left
         if _mem_free is not None:
             self.collect()
 
@@ -109,24 +111,36 @@ class Device:
         """What every main loop does each time round: a strip frame that waited for the line,
         the buzzer's notes, the watchdog; every CHECK_EVERY turns a look at the free heap, and
         a collection when it runs low (`collect`). A turn that is not `spare` (it did a
-        guide frame's work, which the players wait for) leaves the look and the collection
-        (8 and 25-45 ms on a Pico) to a later one."""
+        guide frame's work, which the players wait for) leaves the heap to a later one.
+
+        The look (8 ms on a Pico: gc.mem_free walks the heap), the collection (25-30 ms) and
+        the look at what the collection left (8 ms more) each wait for a turn of their own
+        where `may_be_away` (one in four readings at most): the load cells' reads stay timed
+        for 40 ms with the CPU away, and the three in one turn took 42-46 ms, which left a
+        read unplanned now and then (one corrupted and 4 untrusted in 10 minutes of a 2 x 6
+        bridge)."""
         self.strip.poll()
         if self.buzzer is not None:
             self.buzzer.poll()
         self.watchdog.feed()
         if _mem_free is None or not spare:
             return
-        self._turns += 1
-        if self._turns < CHECK_EVERY:
-            return
-        # a look at the heap (8 ms) and maybe a collection (25 ms), with the load cells' next
-        # reads queued first; not yet possible (no reading just in): the next turn tries
+        if not (self._collect_due or self._measure_due):
+            self._turns += 1
+            if self._turns < CHECK_EVERY:
+                return
+        # each with the load cells' next reads queued first; not yet possible (no reading
+        # just in, or queued already for the last piece): a later turn tries
         if not self.may_be_away():
             return
-        self._turns = 0
-        if _mem_free() < self._collect_below:
+        if self._collect_due:
             self.collect()
+        elif self._measure_due:         # what the last collection left sets the next one
+            self._measure_due = False
+            self._collect_below = max(COLLECT_LEAST, _mem_free() // COLLECT_SHARE)
+        else:
+            self._turns = 0
+            self._collect_due = _mem_free() < self._collect_below
 
     def may_be_away(self):
         """True when the CPU may now be away (a collection, a flash write): the load cells'
@@ -149,5 +163,5 @@ class Device:
         `plan_ahead`: it says when)."""
         gc.collect()
         self.collections += 1
-        if _mem_free is not None:
-            self._collect_below = max(COLLECT_LEAST, _mem_free() // COLLECT_SHARE)
+        self._collect_due = False
+        self._measure_due = True        # on a later spare turn (tick)
