@@ -244,8 +244,8 @@ def unpack(words, positions, out):
 
 # The planner's state is one array('i'), so that each native call takes one pointer: [cells,
 # read_us, update_us, guard_us, then each cell's last end, its period (1/16 us), how many
-# periods it has measured; then _plan's own: each cell's first end after the read it plans
-# from and the end after that].
+# periods it has measured; then _plan's own: each cell's second end after the read it plans
+# from].
 _CELLS = const(0)
 CANDIDATE = const(-1)           # the planner's: a first span, not confirmed yet
 _SHORTEST = const(85616)        # and the spans a period may be (1/16 us)
@@ -267,7 +267,7 @@ class Planner:
         self.guard_us = guard_us
         self.state = array.array("i", [cells, read_us, update_us, guard_us]
                                  + [UNKNOWN] * cells + [10702 * FIXED] * cells
-                                 + [0] * cells + [0] * (2 * cells))
+                                 + [0] * cells + [0] * cells)
         view = memoryview(self.state)
         self.ends = view[_ENDS:_ENDS + cells]
         self.periods = view[_ENDS + cells:_ENDS + 2 * cells]
@@ -400,9 +400,9 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
     """ReadPlanner.plan into out: [the moment every DOUT is first low, the delay], out[1]
     holding `widen_us` on the way in (viper takes four arguments); out[2..5] hold the moments
     (_all_low). ReadPlanner._later_end is written out inline (a call from native code to
-    native code costs more than the loop around it), from each known chip's first end after
-    `after` and the one after it, worked out once into the state's FIRST and SECOND: a later
-    end is then worked out (two divisions) only for a moment past a chip's second end."""
+    native code costs more than the loop around it), from each known chip's second end after
+    `after`, worked out once into the state's last row: any moment up to it gives it, and a
+    later end is worked out (two divisions) only for a moment past it."""
     widen = out[1]
     n = state[_CELLS]
     read = state[_READ]
@@ -410,8 +410,7 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
     guard = state[_GUARD]
     ends = _ENDS
     periods = _ENDS + n
-    firsts = _ENDS + 3 * n
-    seconds = _ENDS + 4 * n
+    seconds = _ENDS + 3 * n
     u = after + 1
     cell = 0
     while cell < n:
@@ -422,7 +421,6 @@ def _plan(state: ptr32, after: int, most: int, out: ptr32):
                 first = last
             else:
                 first = last + ((u - last) * FIXED + period - 1) // period * period // FIXED
-            state[firsts + cell] = first
             state[seconds + cell] = (last + ((first + 1 - last) * FIXED + period - 1) // period
                                      * period // FIXED)
         cell += 1
