@@ -142,6 +142,12 @@ class Device:
             self._turns = 0
             self._collect_due = _mem_free() < self._collect_below
 
+    @property
+    def collect_due(self):
+        """True when a look at the heap found it low and the collection waits for a moment
+        the load cells allow (`tick` makes it)."""
+        return self._collect_due
+
     def may_be_away(self):
         """True when the CPU may now be away (a collection, a flash write): the load cells'
         next four reads, 40 ms of them, are queued in their program (hx711's `plan_ahead`)

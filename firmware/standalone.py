@@ -287,6 +287,10 @@ class Standalone:
         waited = now - self._waiting_since
         if not session.prepared and waited < SCRIPTS_FIRST_MS:
             return
+        # a collection found due goes first (Device.tick, after this): a file opened on a
+        # full heap fails for want of its kilobyte in one piece
+        if self.device.collect_due and waited < UNPLANNED_MS:
+            return
         if not (self.device.may_be_away() or waited >= UNPLANNED_MS):
             return
         if storage.due:

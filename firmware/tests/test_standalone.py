@@ -226,6 +226,28 @@ def test_a_moves_files_are_written_even_when_the_reads_cannot_be_queued():
     assert moves == app.session.game.moves
 
 
+def test_a_collection_found_due_goes_before_a_moves_files():
+    """A file is opened with a kilobyte in one piece, which a full heap may not have: when a
+    look at the heap found it low, the collection takes the next moment the load cells allow
+    (Device.tick), and a move's files wait for it (UNPLANNED_MS at most)."""
+    from standalone import SCRIPTS_FIRST_MS, UNPLANNED_MS
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    device._collect_due = True          # as after a look (the fakes' heap is never looked at)
+    while not app.session.game.moves:
+        rig.advance_board(app.session.guide, seeds.counts, 4)
+        rig.run(clock, app, 40, before=seeds.load)
+    rig.run(clock, app, SCRIPTS_FIRST_MS + 500, before=seeds.load)
+    assert app.storage.due and app.calibration_due          # waiting for the collection
+    device._collect_due = False         # collected
+    rig.run(clock, app, SCRIPTS_FIRST_MS, before=seeds.load)
+    assert not app.storage.due
+    device._collect_due = True
+    rig.run(clock, app, UNPLANNED_MS, before=seeds.load)
+    assert not app.calibration_due      # a collection that never comes holds nothing for ever
+
+
 def test_the_leds_are_drawn_on_a_turn_without_a_reading():
     """A turn that feeds the guide a reading is the frame the players wait for: the LEDs
     (1 to 2 ms on a Pico) wait for the next turn, RENDER_WAITS turns with a reading at most
