@@ -370,9 +370,10 @@ def test_swiss_properties(n, rounds, seed, initial):
 
 
 def test_swiss_64_players_9_rounds():
-    paired, seconds = play_swiss(64, 9, seed=7, initial="south", absence=0.02, check=False)
+    # every round paired (about a second a round here): how long it takes is a benchmark's
+    # figure, not a test's (a loaded machine once took 5.3 s for a round)
+    paired, _ = play_swiss(64, 9, seed=7, initial="south", absence=0.02, check=False)
     assert paired == 9
-    assert max(seconds) < 5.0, seconds           # about a second a round on the dev machine
 
 
 def test_swiss_is_deterministic():
