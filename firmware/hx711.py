@@ -403,6 +403,8 @@ class _Reader:
             context[fast.TIMES] = self._ring.times
             context[fast.ENTRIES] = self._ring.entries
             context[fast.POSITIONS] = uctypes.addressof(self._positions8)
+            self._cells_at = fast.cells_at(self._positions8)
+            context[fast.CELLS_AT] = uctypes.addressof(self._cells_at)
             context[fast.SCRATCH] = uctypes.addressof(self._scratch)
             context[fast.QUEUE] = uctypes.addressof(self._slots)
             context[fast.SLOTS] = QUEUE

@@ -664,7 +664,10 @@ def test_the_native_drain_parses_the_ring_as_the_plain_python_does():
         board.set_mode("fast")
         entries, readings, plans, wrong = board.exec(DRAIN_CHECK % (), timeout_s=600).split(
             " ", 3)
-    assert int(readings) >= 80 and int(plans) >= 50 and wrong.strip() == "[]", (
+    # about 90 readings in 1.1 s; fewer when the capture starts where the 26 chips' phases
+    # keep every DOUT from being low at once for a while (66 seen once): the reads are not
+    # planned while the test copies the ring
+    assert int(readings) >= 50 and int(plans) >= 30 and wrong.strip() == "[]", (
         entries, readings, plans, wrong)
 
 
