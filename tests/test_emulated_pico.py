@@ -484,8 +484,8 @@ for n in (14, 26):
     stuck = [0] * n
     values = array.array("i", [0] * n)
     t = 0
-    for frame in range(200):
-        t += 10 + rng.randrange(3) + (25 if frame % 97 == 96 else 0)    # the CPU away
+    for frame in range(120):
+        t += 10 + rng.randrange(3) + (25 if frame % 50 == 49 else 0)    # the CPU away
         trusted = 0
         raw = []
         for c in range(n):
