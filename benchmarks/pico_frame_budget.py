@@ -315,6 +315,9 @@ config = check(json.loads(%(config)r))
 clock = TicksClock()
 device = Device(config, clock)      # before the portable core, as main.py does: the rings'
                                     # aligned buffers need a heap not yet cut up by imports
+del check                           # and, as main.py does, config.py's code let go
+import sys
+sys.modules.pop("config", None)
 import standalone
 from standalone import Standalone, save_text, CALIBRATION, JOURNAL
 from controller.sensing import Calibration
