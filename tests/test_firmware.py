@@ -85,8 +85,10 @@ CASES = _cases()
 # move's files after the reading, held for a due collection, for the scripts, for the reads to
 # be queued; the calibration that cannot be saved; the LEDs off the readings' turns), each a
 # move of a game on the fake PIO, 9 to 31 s apiece under node. What they decide is plain
-# Python the same under both; the real MicroPython runs it in the emulated Pico's standalone
-# game (tests/test_emulated_pico.py: the files written at each move, the power cut).
+# Python the same under both. The real MicroPython runs its ordinary path in the emulated
+# Pico's standalone game (tests/test_emulated_pico.py: the files written at each move, the
+# power cut); its rare paths (a file the heap cannot open, reads that cannot be queued) run
+# under CPython only.
 CPYTHON_ONLY = {("test_standalone", "test_a_whole_game"),
                 ("test_standalone", "test_first_moves_of_a_game"),
                 ("test_standalone", "test_a_new_board_is_calibrated_on_the_pico_then_plays"),
