@@ -263,7 +263,10 @@ def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0) -> dict:
                                        if begin_ns <= t < end_ns)[:100],
                   # a result of the slowest chip replaced unread: a reading lost
                   lost=within(slowest.get("overwritten_times_ns", [])) if slowest else 0,
-                  reads=sum(chip.get("reads", 0) for chip in models))
+                  reads=sum(chip.get("reads", 0) for chip in models),
+                  # the emulator's own check: a parked PIO poll woken a turn late (0 in a
+                  # run whose figures can be trusted; firmware/emulator/README.md)
+                  late_resumes=after.get("pioLateResumes", 0) - before.get("pioLateResumes", 0))
     return result
 
 
@@ -280,7 +283,8 @@ def report(result: dict) -> str:
             "%(period).1f ms (%(share).0f%%); reads delayed %(delays)d, delays too late "
             "%(late)d; longest step %(worst).1f ms, %(long_steps)d steps over 10 ms\n"
             "  heap: %(most)d bytes in use after a collection, %(free)d free, %(collections)d "
-            "collections; flash free %(flash)d KiB" % {
+            "collections; flash free %(flash)d KiB; emulator: PIO woken late %(late_resumes)d"
+            % {
                 **result, "cpu": 100 * result["busy_us"] / result["total_us"],
                 "emu": 100 * result["emulator_busy"], "per": per_frame / 1000,
                 "period": result["total_us"] / max(frames, 1) / 1000,

@@ -58,6 +58,9 @@ export class Board {
       pads.watch(load, (level, t) => chain.shLd(level, t));
       pads.watch(clk, (level, t) => chain.clk(level, t));
       chain.shLd(pads.level(load), clock.nanos);
+      // a PIO machine polling the chain may be parked while neither changes (pio.mjs)
+      pico.pio.attach({ listens: [load, clk], drives: [data], state: () => chain.state(),
+                        version: () => chain.changes });
       this.chains[e.name] = chain;
     }
 

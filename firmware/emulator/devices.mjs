@@ -273,12 +273,21 @@ export class ShiftChain {
     this.shown = null;
     this.pending = [];
     this.alarm = clock.createAlarm(() => this._show());
+    this.changes = 0;           // counts every change of state (the PIO lockstep's version)
     this._changed();
   }
 
   get qh() { return this.q[7]; }
 
+  // everything that decides how the chain answers its pins, as one value; null while QH is
+  // still to follow a change (for the PIO lockstep, which parks a machine polling the chain)
+  state() {
+    if (this.pending.length) return null;
+    return `${this.inputs.join('')}/${this.q.join('')}/${this.load}${this.clkLevel}${this.shown}`;
+  }
+
   setInput(k, level) {
+    if (this.inputs[k] !== level) this.changes++;
     this.inputs[k] = level;
     if (!this.load) {
       this.q[k] = level;
@@ -293,6 +302,7 @@ export class ShiftChain {
     }
     this.load = level;
     this.loadAt = t;
+    this.changes++;
     if (!level) {
       this.q.set(this.inputs);
       this._changed();
@@ -307,6 +317,7 @@ export class ShiftChain {
     }
     this.clkLevel = level;
     this.clkAt = t;
+    this.changes++;
     if (!level) return;
     if (!this.load) {
       this.errors.add('CLK rising while SH/LD is low: the load wins');
@@ -330,6 +341,7 @@ export class ShiftChain {
 
   // U1's QH follows its flip-flop 40 ns later
   _changed() {
+    this.changes++;
     const t = this.clock.nanos;
     this.pending.push(t + HC165_DELAY_NS, this.q[7]);
     if (!this.alarm.scheduled) this.alarm.schedule(HC165_DELAY_NS);
@@ -339,6 +351,7 @@ export class ShiftChain {
     this.alarm.scheduled = false;
     const level = this.pending[1];
     this.pending.splice(0, 2);
+    this.changes++;
     if (level !== this.shown) {
       this.shown = level;
       this.output(level);

@@ -75,9 +75,11 @@ export class Pico {
     this.flash = installFlash(this.mcu, { timing: flashTiming });
     this.pads = new Pads(this.mcu, this.clock);
     this.pio = new PioLockstep(this.mcu, this.clock, { shortcuts: pioShortcuts });
-    this.pads.touch = () => this.pio.touch();
+    this.pads.touch = (pin) => this.pio.touchPin(pin);
+    this.pio.edges = (mask) => this.pads.edges(mask);
     this.pio.onCycle = (cycle) => this._tickTo(cycle);
     this.pio.clockCycle = () => this.cycleAt(this.clock.nanos);
+    this.pio.cycleOf = (nanos) => this.cycleAt(nanos);
     this.pio.nanosOf = (cycle) => this.baseNanos + (cycle - this.baseCycle) * this.cycleNanos;
     this._rebase();
     this.mcu.addClockListener(() => this._rebase());
@@ -268,6 +270,7 @@ export class Pico {
       clkSysHz: this.mcu.clkSys,
       pioInstructions: this.pio.machines.reduce((sum, m) => sum + m.instructions, 0),
       pioSkippedCycles: this.pio.machines.reduce((sum, m) => sum + m.skipped, 0),
+      pioLateResumes: this.pio.lateResumes,
     };
   }
 }

@@ -18,7 +18,7 @@
 //   pull-down, 4 mA; rp2040js starts them at 0x36, with the input disabled).
 //
 // `watch(pin, fn)` calls fn(level, timeNs) whenever the wire's level changes (what a device on
-// that wire sees, with no synchroniser in between).
+// that wire sees, with no synchroniser in between); `edges(mask)` counts those changes.
 
 import { GPIOPinState } from 'rp2040js';
 
@@ -29,7 +29,7 @@ export class Pads {
   constructor(mcu, clock) {
     this.mcu = mcu;
     this.clock = clock;
-    this.touch = () => {};          // set by the emulator: an input changed (PIO lockstep)
+    this.touch = (index) => {};     // set by the emulator: input `index` changed (PIO lockstep)
     this.pins = mcu.gpio.map((gpio, index) => this._pin(gpio, index));
   }
 
@@ -37,7 +37,7 @@ export class Pads {
     gpio.padValue = PAD_RESET;
     const pin = {
       gpio, index, level: 0, external: null, owner: null, conflicts: 0, watchers: [],
-      queue: [], alarm: null,
+      queue: [], alarm: null, edges: 0,
     };
     pin.alarm = this.clock.createAlarm(() => this._apply(pin));
     gpio.addListener(() => this._update(pin));
@@ -60,6 +60,13 @@ export class Pads {
     return this.pins[index].level;
   }
 
+  // the level changes so far on the pins of a bit mask, added up
+  edges(mask) {
+    let sum = 0;
+    for (let i = 0; mask; i++, mask >>>= 1) if (mask & 1) sum += this.pins[i].edges;
+    return sum;
+  }
+
   _update(pin) {
     const { gpio } = pin;
     let level;
@@ -77,6 +84,7 @@ export class Pads {
     }
     if (level === pin.level) return;
     pin.level = level;
+    pin.edges++;
     const now = this.clock.nanos;
     for (const fn of pin.watchers) fn(level, now);
     const bypass = (this.mcu.pio[0].inputSyncBypass | this.mcu.pio[1].inputSyncBypass)
@@ -100,6 +108,6 @@ export class Pads {
   _set(pin, level) {
     if (pin.gpio.rawInputValue === !!level) return;
     pin.gpio.setInputValue(!!level);
-    this.touch();
+    this.touch(pin.index);
   }
 }
