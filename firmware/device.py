@@ -22,9 +22,10 @@ from buttons import Buttons
 from buzzer import Buzzer
 from leds import Strip
 
-CHECK_EVERY = 128           # turns of the main loop between two looks at the free heap
-                            # (gc.mem_free walks the heap's table: 8 ms on a Pico)
-COLLECT_SHARE = 3           # collect once the free heap is under this fraction of what a
+CHECK_EVERY = 128           # most turns of the main loop between two looks at the free heap
+                            # (gc.mem_free walks the heap's table: 8 ms on a Pico) ...
+CHECK_LEAST = 8             # ... and fewest, when the heap is being used up fast
+COLLECT_SHARE = 2           # collect once the free heap is under this fraction of what a
                             # collection leaves free...
 COLLECT_LEAST = 8192        # ... or of this many bytes
 # the heap's free bytes on a Pico; elsewhere (CPython, MicroPython under node: the tests'
@@ -83,7 +84,9 @@ class Device:
         self.counting = config["sensors"]["kind"] != "digital"
         self.watchdog = Watchdog(config["watchdog_ms"])
         self.collections = 0        # collections made here (MicroPython's own are not counted)
-        self._turns = 0
+        self._turns = 0                 # turns since the last look at the heap
+        self._check_every = CHECK_EVERY     # turns between two looks, paced by their finds
+        self._free_then = None          # the free heap the last look found
         self._collect_below = COLLECT_LEAST
         self._collect_due = False       # a look found the heap low: collect when allowed
         self._measure_due = False       # a collection was made: see what it left
@@ -112,6 +115,10 @@ class Device:
         the buzzer's notes, the watchdog; every CHECK_EVERY turns a look at the free heap, and
         a collection when it runs low (`collect`). A turn that is not `spare` (it did a
         guide frame's work, which the players wait for) leaves the heap to a later one.
+        The looks are paced by what they find: the next one comes after a quarter of the
+        turns the heap above the collection's threshold would last at the pace since the last
+        (CHECK_LEAST to CHECK_EVERY turns), so that a game's busy moves, which use the heap
+        up fastest, do not leave MicroPython to collect by itself first.
 
         The look (8 ms on a Pico: gc.mem_free walks the heap), the collection (25-30 ms) and
         the look at what the collection left (8 ms more) each wait for a turn of their own
@@ -123,12 +130,11 @@ class Device:
         if self.buzzer is not None:
             self.buzzer.poll()
         self.watchdog.feed()
+        self._turns += 1                # every turn: the busy ones use the heap up most
         if _mem_free is None or not spare:
             return
-        if not (self._collect_due or self._measure_due):
-            self._turns += 1
-            if self._turns < CHECK_EVERY:
-                return
+        if not (self._collect_due or self._measure_due) and self._turns < self._check_every:
+            return
         # each with the load cells' next reads queued first; not yet possible (no reading
         # just in, or queued already for the last piece): a later turn tries
         if not self.may_be_away():
@@ -137,10 +143,23 @@ class Device:
             self.collect()
         elif self._measure_due:         # what the last collection left sets the next one
             self._measure_due = False
-            self._collect_below = max(COLLECT_LEAST, _mem_free() // COLLECT_SHARE)
+            free = _mem_free()
+            self._collect_below = max(COLLECT_LEAST, free // COLLECT_SHARE)
+            self._looked(free)
         else:
-            self._turns = 0
-            self._collect_due = _mem_free() < self._collect_below
+            free = _mem_free()
+            self._collect_due = free < self._collect_below
+            self._looked(free)
+
+    def _looked(self, free):
+        """A look found `free` bytes: the next look's pace from the heap used since the last."""
+        used = 0 if self._free_then is None else self._free_then - free
+        if used > 0:                    # (a collection between them: the pace stays)
+            left = free - self._collect_below
+            self._check_every = min(CHECK_EVERY,
+                                    max(CHECK_LEAST, left * self._turns // (4 * used)))
+        self._free_then = free
+        self._turns = 0
 
     @property
     def collect_due(self):
@@ -164,7 +183,7 @@ class Device:
         """Collect the heap's garbage now. MicroPython would do it by itself when the heap is
         full, at whatever moment that is — 25 to 30 ms with the CPU away, three HX711
         conversions, their reads left unplanned. `tick` does it first, once the free heap is
-        under a third of what the last collection left, at a moment the load cells allow:
+        under half of what the last collection left, at a moment the load cells allow:
         just after a reading, their next four reads queued in their program (hx711's
         `plan_ahead`: it says when)."""
         gc.collect()

@@ -42,6 +42,7 @@ from array import array
 from controller.guide.pixels import place_colours
 from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
+from controller.sensing.counting import STEADY_MS
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
 
 from leds import led_places
@@ -61,6 +62,11 @@ UNPLANNED_MS = 3000             # and this long at most for the load cells' read
 FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the
                                 # readings of the last 25 ms (two): older ones are stale, and
                                 # parsing each cost the Pico 0.7 ms in the turn after
+PACED_CHANNELS = 14             # a counted place is judged again every STEADY_MS (250) on a
+                                # board of up to 14 channels (2 x 6), slower on a larger one:
+                                # each judgement is 1-2 ms and a kilobyte of float garbage
+                                # on a Pico, whose heap (40 KB free on a 2 x 12 board) then
+                                # filled faster than the loop could collect it
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
@@ -70,6 +76,20 @@ MISTAKE = ((196, 250),)
 OFFER = ((988, 50), (0, 50), (988, 50))
 GAME_OVER = ((523, 150), (659, 150), (784, 150), (1047, 400))
 FAULT = ((147, 500),)
+
+
+def counting_sensor(calibration):
+    """The board's sensing: the native per-frame filter where there is one, and the counted
+    places' re-judgements paced so that a large board makes no more of them a second than
+    a 2 x 6 one (PACED_CHANNELS).
+
+        >>> counting_sensor(Calibration([0] * 26, [1000.0] * 26)).steady_ms
+        464
+    """
+    channels = len(calibration.tare)
+    steady_ms = STEADY_MS * channels // PACED_CHANNELS
+    return CountingSensor(calibration, native=native_counting,
+                          steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS)
 
 
 class StandaloneError(ValueError):
@@ -183,7 +203,7 @@ class Standalone:
             from calibrate import Calibrating
             self.calibrating = Calibrating(channels, self.session.game.setup)
         else:
-            self.sensor = CountingSensor(calibration, native=native_counting)
+            self.sensor = counting_sensor(calibration)
         self._values = array("i", [0] * channels)     # each reading, taken without a list
         self._render_at = 0
         self._render_waits = 0          # turns with a reading the LEDs have waited for
@@ -391,7 +411,7 @@ class Standalone:
                 self.problem = calibrating.problem
         if calibrating.calibration is not None:
             save_text(self.calibration_path, calibrating.calibration.to_json())
-            self.sensor = CountingSensor(calibrating.calibration, native=native_counting)
+            self.sensor = counting_sensor(calibrating.calibration)
             self.calibrating = None
             self.problem = None
             self.new_game()

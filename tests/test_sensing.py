@@ -324,6 +324,33 @@ def test_steady_counts_are_judged_again_a_few_channels_a_frame():
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
 
 
+def test_a_large_board_may_judge_its_counted_places_less_often():
+    """steady_ms paces the re-judgements of counted places: a 2 x 12 board's 26 channels on a
+    Pico every 464 ms (firmware/standalone.py), not 250, so about as many a second as 14
+    channels every 250 ms, each channel still judged in its turn and the counts kept."""
+    counts = [4] * 24 + [0, 0]
+    cells = LoadCells(random.Random(8), channels=26, counts=counts)
+    for steady_ms in (STEADY_MS, 464):
+        sensor = CountingSensor(cells.calibration(), steady_ms=steady_ms)
+        t = settle(sensor, cells)
+        last = list(sensor.values)
+        judged_at = [t] * 26
+        longest, total = 0.0, 0
+        for _ in range(400):                    # 5 s
+            sensor.feed(t, cells.frame(t))
+            judged = [i for i in range(26) if sensor.values[i] != last[i]]
+            total += len(judged)
+            for i in judged:
+                longest = max(longest, t - judged_at[i])
+                judged_at[i] = t
+            last = list(sensor.values)
+            t += FRAME_MS
+        expected = 26 * 5.4 * 1000 / steady_ms
+        assert expected * 0.9 <= total <= expected * 1.1, (steady_ms, total)
+        assert longest <= steady_ms + 3 * FRAME_MS
+        assert sensor.counts == counts and all(sensor.settled)
+
+
 def test_a_frame_that_judges_a_new_band_judges_no_counted_one():
     """A seed dropped into one place of a counted board: the frames where its new band is
     judged (the ones where its count changes and the guide acts) carry no re-judgement of the
@@ -812,7 +839,8 @@ def test_bad_parameters_are_refused():
     calibration = LoadCells(random.Random(1), channels=4).calibration()
     for kwargs, message in [({"settle_ms": 0}, "settle_ms"), ({"tolerance": 1.5}, "tolerance"),
                             ({"accept": 1}, "accept"), ({"track_ms": -1}, "track_ms"),
-                            ({"motion": "x"}, "motion")]:
+                            ({"motion": "x"}, "motion"), ({"steady_ms": 99}, "steady_ms 99"),
+                            ({"steady_ms": 250.0}, "whole number")]:
         with pytest.raises(SensingError, match=message):
             CountingSensor(calibration, **kwargs)
     with pytest.raises(SensingError, match="needs a Calibration"):

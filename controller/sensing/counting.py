@@ -100,7 +100,6 @@ RING = const(5)             # readings the median filter holds (median5 is writt
 JUDGE_MS = const(100)       # a steady band is judged again every 100 ms until it counts...
 STEADY_MS = const(250)      # ... then every 250 ms
 JUDGE_MOST = const(2)       # judgements in one frame at most (see _judge_due)
-PACE_CAP = const(JUDGE_MOST * STEADY_MS)
 BAND_CAP = const(64)        # frames a band's mean holds at full weight before halving (0.8 s)
 MOTION_SHIFT = const(4)     # the band's motion is a running mean over 2**4 = 16 frames
 MOTION_FRAMES = const(16)
@@ -316,6 +315,10 @@ class CountingSensor:
       smaller or slower trembles go unnoticed, which is harmless: inside the band the mean, and
       so the count, stays right. A hand that presses or lifts by more than the band unsettles
       the place at once.
+    - `steady_ms=250`: how often a counted place is judged again (its creep followed, a
+      trembling hand noticed). Each judgement is about 1 ms of floats on a Pico, and on a
+      Pico its floats are heap objects, about a kilobyte of garbage: a board with many
+      channels may pace them slower (firmware/standalone.py does, above 14 channels).
     - `native=None`: a native version of the per-frame filter for `feed_values` (the Pico's
       firmware/fast.py `counting`): ``native(state, values, trusted, t_ms)`` works on the flat
       table, as the module says, and leaves in its header which channels need the Python step
@@ -325,10 +328,10 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "_channels", "_state", "_native", "_t", "_near", "_far")
+                 "steady_ms", "_channels", "_state", "_native", "_t", "_near", "_far")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
-                 stuck_ms=2000, motion=3.5, max_count=None, native=None):
+                 stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -337,6 +340,9 @@ class CountingSensor:
         _positive(track_ms, "track_ms")
         _positive(stuck_ms, "stuck_ms")
         _positive(motion, "motion")
+        if isinstance(steady_ms, bool) or not isinstance(steady_ms, int) or steady_ms < JUDGE_MS:
+            raise SensingError("steady_ms %r must be a whole number of milliseconds, %d or more"
+                               % (steady_ms, JUDGE_MS))
         if not 0 < tolerance < 1:
             raise SensingError("tolerance %r must be between 0 and 1 seed" % (tolerance,))
         if isinstance(accept, bool) or not isinstance(accept, (int, float)) or not (
@@ -352,6 +358,7 @@ class CountingSensor:
         self.track_ms = track_ms
         self.stuck_ms = stuck_ms
         self.motion = motion
+        self.steady_ms = steady_ms
         if max_count is not None:
             _positive(max_count, "max_count")
         self.max_count = max_count      # the seeds in play: no place can hold more
@@ -485,9 +492,9 @@ class CountingSensor:
                 ch = self._channels[i]
                 if fresh:
                     st[ch.at + DUE] = t_ms + JUDGE_MS
-                elif st[CREDIT] >= STEADY_MS:
-                    st[CREDIT] -= STEADY_MS
-                    st[ch.at + DUE] = t_ms + STEADY_MS
+                elif st[CREDIT] >= self.steady_ms:
+                    st[CREDIT] -= self.steady_ms
+                    st[ch.at + DUE] = t_ms + self.steady_ms
                 else:
                     return                  # not yet earned: a frame or two later
                 made += 1
@@ -498,14 +505,15 @@ class CountingSensor:
 
     def _earn(self, t_ms):
         """Time moves on to `t_ms`, a new frame: no judgement made in it yet, and the
-        re-judgements of counted bands earned by now (in channel-ms: one costs STEADY_MS), at
+        re-judgements of counted bands earned by now (in channel-ms: one costs steady_ms), at
         one and a half times the rate they fall due (a backlog clears), no more than
         JUDGE_MOST at once; a new band's judgements need none."""
         state = self._state
         state[JUDGE] = state[STEADY] = 0
         if self._t is not None:
             credit = state[CREDIT] + (3 * len(self._channels) * int(t_ms - self._t) >> 1)
-            state[CREDIT] = credit if credit < PACE_CAP else PACE_CAP
+            most = JUDGE_MOST * self.steady_ms
+            state[CREDIT] = credit if credit < most else most
         self._t = t_ms
 
     def _step(self, i, v, t_ms, changed):
@@ -777,8 +785,8 @@ class CountingSensor:
                 ch.lag = 0.0
             else:
                 # settled and still: follow the slow creep of the cell, on both zeros
-                if elapsed > STEADY_MS:
-                    elapsed = STEADY_MS     # not more than a judgement's worth after a gap
+                if elapsed > self.steady_ms:
+                    elapsed = self.steady_ms    # not more than a judgement's worth after a gap
                 ch.lag = residual * per_seed
                 ch.lag_at = t_ms
                 creep = ch.lag * elapsed / self.track_ms

@@ -209,6 +209,51 @@ def test_the_heap_is_looked_at_and_collected_on_spare_turns_only():
         device_module._mem_free = saved
 
 
+def test_the_heap_is_looked_at_sooner_when_it_is_used_up_faster():
+    """MicroPython collects by itself when an allocation finds the heap full: 25-30 ms at
+    whatever moment that is (a 2 x 12 board's heap is 40 KB free after a collection, a
+    kilobyte a judgement). The looks at the heap are paced by the use they find since the
+    last, so a collection comes first through quiet turns, a busy stretch, and quiet again,
+    while a quiet heap is looked at no more often than every CHECK_EVERY turns."""
+    import device as device_module
+    clock = rig.fresh_pico()
+    heap = {"free": 40000, "full": 0, "looks": 0}
+
+    def mem_free():
+        heap["looks"] += 1
+        return heap["free"]
+
+    class Collector:                # gc: a collection leaves 40 KB free
+        @staticmethod
+        def collect():
+            heap["free"] = 40000
+
+    saved = device_module._mem_free, device_module.gc
+    device_module._mem_free, device_module.gc = mem_free, Collector
+    try:
+        device = Device(rig.board_config(sensors={"kind": "digital", "pins": [3, 4, 5]}),
+                        clock)
+        # (bytes a turn with a reading, without, turns): a board at rest, a move, at rest
+        stretches = ((60, 20, 2000), (1500, 200, 1500), (60, 20, 2000))
+        looks = []
+        for fed_bytes, spare_bytes, turns in stretches:
+            before = heap["looks"]
+            for turn in range(turns):
+                busy = turn % 3 == 0                # a reading fed to the guide
+                heap["free"] -= fed_bytes if busy else spare_bytes
+                if heap["free"] <= 0:               # MicroPython would collect by itself
+                    heap["full"] += 1
+                    heap["free"] = 40000
+                device.tick(not busy)
+            looks.append(heap["looks"] - before)
+        assert heap["full"] == 0
+        quiet = 2000 // device_module.CHECK_EVERY
+        assert looks[0] <= 2 * quiet + 8 and looks[2] <= 2 * quiet + 8, looks
+        assert looks[1] >= 1500 // device_module.CHECK_EVERY * 2, looks
+    finally:
+        device_module._mem_free, device_module.gc = saved
+
+
 def test_config_defaults():
     checked = rig.board_config(buzzer=None, watchdog_ms=0)
     assert checked["sensors"]["gain"] == 128 and checked["sensors"]["channels"] == 14
