@@ -22,12 +22,13 @@ from buttons import Buttons
 from buzzer import Buzzer
 from leds import Strip
 
-CHECK_EVERY = 128           # most turns of the main loop between two looks at the free heap
+CHECK_EVERY = 128           # turns of the main loop between two looks at the free heap
                             # (gc.mem_free walks the heap's table: 8 ms on a Pico) ...
-CHECK_LEAST = 8             # ... and fewest, when the heap is being used up fast
-COLLECT_SHARE = 2           # collect once the free heap is under this fraction of what a
+COLLECT_SHARE = 3           # collect once the free heap is under this fraction of what a
                             # collection leaves free...
 COLLECT_LEAST = 8192        # ... or of this many bytes
+BURSTS_CHECK = 8            # a heap used in bursts (`pace_collections`): a look as soon as
+BURSTS_SHARE = 2            # this many turns, and a collection at this fraction
 # the heap's free bytes on a Pico; elsewhere (CPython, MicroPython under node: the tests'
 # runtimes, whose heaps are far larger) the collector is left to itself
 _mem_free = gc.mem_free if sys.platform == "rp2" else None
@@ -86,6 +87,8 @@ class Device:
         self.collections = 0        # collections made here (MicroPython's own are not counted)
         self._turns = 0                 # turns since the last look at the heap
         self._check_every = CHECK_EVERY     # turns between two looks, paced by their finds
+        self._check_least = CHECK_EVERY     # ... never fewer (pace_collections)
+        self._collect_share = COLLECT_SHARE
         self._free_then = None          # the free heap the last look found
         self._collect_below = COLLECT_LEAST
         self._collect_due = False       # a look found the heap low: collect when allowed
@@ -115,10 +118,8 @@ class Device:
         the buzzer's notes, the watchdog; every CHECK_EVERY turns a look at the free heap, and
         a collection when it runs low (`collect`). A turn that is not `spare` (it did a
         guide frame's work, which the players wait for) leaves the heap to a later one.
-        The looks are paced by what they find: the next one comes after a quarter of the
-        turns the heap above the collection's threshold would last at the pace since the last
-        (CHECK_LEAST to CHECK_EVERY turns), so that a game's busy moves, which use the heap
-        up fastest, do not leave MicroPython to collect by itself first.
+        A loop whose heap use comes in bursts paces the looks by what they find
+        (`pace_collections`).
 
         The look (8 ms on a Pico: gc.mem_free walks the heap), the collection (25-30 ms) and
         the look at what the collection left (8 ms more) each wait for a turn of their own
@@ -144,12 +145,25 @@ class Device:
         elif self._measure_due:         # what the last collection left sets the next one
             self._measure_due = False
             free = _mem_free()
-            self._collect_below = max(COLLECT_LEAST, free // COLLECT_SHARE)
+            self._collect_below = max(COLLECT_LEAST, free // self._collect_share)
             self._looked(free)
         else:
             free = _mem_free()
             self._collect_due = free < self._collect_below
             self._looked(free)
+
+    def pace_collections(self):
+        """For a loop whose heap use comes in bursts (standalone mode: a move's work, and a
+        kilobyte of floats a judgement, on a 2 x 12 board whose heap is 40 KB free after a
+        collection): the looks at the heap are paced by what they find, the next after a
+        quarter of the turns the heap above the collection's threshold would last at the
+        pace since the last (BURSTS_CHECK to CHECK_EVERY turns; every turn counts, the busy
+        ones use the heap most), and a collection comes once the free heap is under half of
+        what the last one left (BURSTS_SHARE), so that a move does not leave MicroPython to
+        collect by itself first. The bridge's heap use is steady (91 bytes a turn): it keeps
+        a look every CHECK_EVERY turns and collects at a third, with fewer collections."""
+        self._check_least = BURSTS_CHECK
+        self._collect_share = BURSTS_SHARE
 
     def _looked(self, free):
         """A look found `free` bytes: the next look's pace from the heap used since the last."""
@@ -157,7 +171,7 @@ class Device:
         if used > 0:                    # (a collection between them: the pace stays)
             left = free - self._collect_below
             self._check_every = min(CHECK_EVERY,
-                                    max(CHECK_LEAST, left * self._turns // (4 * used)))
+                                    max(self._check_least, left * self._turns // (4 * used)))
         self._free_then = free
         self._turns = 0
 
@@ -173,9 +187,9 @@ class Device:
         and stay timed without it (a longer absence leaves the reads after those unplanned:
         some may come out untrusted), or the sensors need no planning (digital pits).
         False: not now (no reading just in, or the reads are queued already): ask again
-        after the next reading. With load cells, once True it is False until a reading has come in again,
-        so two things that each take the CPU away (a collection, a flash write) never follow
-        one another unplanned."""
+        after the next reading. With load cells, once True it is False until a reading has
+        come in again, so two things that each take the CPU away (a collection, a flash
+        write) never follow one another unplanned."""
         plan_ahead = getattr(self.sensors, "plan_ahead", None)
         return plan_ahead is None or plan_ahead()
 
@@ -183,9 +197,9 @@ class Device:
         """Collect the heap's garbage now. MicroPython would do it by itself when the heap is
         full, at whatever moment that is — 25 to 30 ms with the CPU away, three HX711
         conversions, their reads left unplanned. `tick` does it first, once the free heap is
-        under half of what the last collection left, at a moment the load cells allow:
-        just after a reading, their next four reads queued in their program (hx711's
-        `plan_ahead`: it says when)."""
+        under a third of what the last collection left (half: `pace_collections`), at a
+        moment the load cells allow: just after a reading, their next four reads queued in
+        their program (hx711's `plan_ahead`: it says when)."""
         gc.collect()
         self.collections += 1
         self._collect_due = False

@@ -166,6 +166,7 @@ class Standalone:
             raise StandaloneError("standalone mode counts seeds by weight: it needs load cells "
                                   "(sensors kind hx711 or hx711-74hc165)")
         self.device = device
+        device.pace_collections()       # a move's work and the judgements: a heap in bursts
         self.clock = clock
         self.settings = game
         self.journal_path = folder + JOURNAL

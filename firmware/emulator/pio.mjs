@@ -105,14 +105,14 @@ export class PioLockstep {
     this.wake = Infinity;       // ... at which a machine parked in a pin loop wakes
     this.dirty = false;         // something a parked machine may wait for has changed
     this.epoch = 0;             // counts those changes
-    this.world = 0;             // ... but for the attached devices' answers and FIFO accesses
+    this.from = 0;              // ... seen from this sys cycle on
+    this.world = 0;             // counts them but the attached devices' answers and FIFO accesses
     this.devices = [];          // attached: {listens, drives (pin masks), state(), version()}
     this.answers = 0;           // pins the attached devices drive (mask)
     this.listening = 0;         // pins they listen to (mask)
     this.spinners = [];         // machines parked in a loop that writes pins
     this.lateResumes = 0;       // ... put back a turn late (see above)
     this.edges = (mask) => 0;   // level changes so far on the pins of a mask (set by the emulator)
-    this.from = 0;              // ... seen from this sys cycle on
     this.stepping = false;      // inside _step: a change is seen from the next cycle
     this.spun = false;          // the machine just run has been found spinning
     this.current = null;        // the rp2040js StateMachine inside its own cycle
