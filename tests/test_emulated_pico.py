@@ -616,8 +616,11 @@ def test_the_2x12_chain_reads_every_place():
 
 
 DRAIN_CHECK = r"""
-import time, machine, fast
+import gc
 from array import array
+gc.collect()                    # the copy's 48 KB first, in one piece each, while there is room
+words, times = array("i", bytes(4 * 6000)), array("i", bytes(4 * 6000))
+import time, machine, fast
 from hx711 import HX711Chain, _Reader, _signed, MOST_US
 from controller.sensing.shared_clock import ReadPlanner
 from controller.rules.rng import Random30
@@ -634,7 +637,6 @@ cells = HX711Chain(2, 5, 26)
 n = cells.channels
 ring, context = cells._ring, cells._context
 mem32 = machine.mem32
-words, times = array("i", bytes(4 * 6000)), array("i", bytes(4 * 6000))
 time.sleep_ms(100)
 taken = ring.written()
 count = 0
