@@ -93,8 +93,9 @@ def test_the_reading_that_completes_a_prepared_move_sows_nothing(variant, monkey
     """While a move is sown the guide works ahead (prepare, on a Pico's idle turns): the next
     steps' boards, then the position after the move with its legal moves. The reading that
     completes the move then sows no pit (a relay of many laps each, milliseconds on a Pico,
-    in the frame the players wait for) and lights the same pits as an unprepared guide. Each
-    reading draws the frame once (a move's end drew it twice)."""
+    in the frame the players wait for) and lights the same pits as an unprepared guide. A
+    reading draws no frame: it is drawn when asked for, once (on a Pico on a turn of its
+    own, 25 times a second; a move's end once drew it twice in the reading's time)."""
     rng = random.Random(3)
     for _ in range(6):
         game, plain = Game(variant), Game(variant)
@@ -115,10 +116,12 @@ def test_the_reading_that_completes_a_prepared_move_sows_nothing(variant, monkey
             drawn = []
             monkeypatch.setattr(guide, "_render", lambda: drawn.append(1) or Guide._render(guide))
             guide.update(counts)
-            assert len(drawn) == 1
+            assert drawn == []                  # drawn when asked for ...
+            shown = guide.frame
+            assert guide.frame is shown and len(drawn) == 1     # ... once
             monkeypatch.setattr(rules, "sow", real_sow)
             unprepared.update(counts)
-            assert guide.frame == unprepared.frame
+            assert shown == unprepared.frame
             if len(game.moves) > moves:
                 assert not sown, "the reading that completed a move sowed"
             while guide.prepare():

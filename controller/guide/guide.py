@@ -2,7 +2,8 @@
 
     guide = Guide(Game("layli-goobalay"))
     guide.update(counts, settled)      # every sensor frame (counting mode)
-    guide.frame                        # what each place shows now (frame.Frame)
+    guide.frame                        # what each place shows now (frame.Frame), drawn
+                                       # when asked for
     guide.take_events()                # what happened: ("move_started", 3), ("mistake", ...)
 
 The engine knows the step script of a move (RULES.md section 7) and so the count of every place
@@ -72,16 +73,29 @@ class Guide:
         self.flagged = set()                        # activity mode: pits flashing until touched
         self.uur_half = False                       # activity mode: an Uur's seed is out
         self.mistake = None                         # the mistake on show, or None
-        self.frame = Frame(self.size)
-        self._last = None                           # the last reading (counts, settled)
+        self._frame = None                          # the frame on show; None: to draw
+        self._last_counts = None                    # the last reading (its counts and
+        self._last_settled = None                   # settled flags), kept for _rejudge
         self._looks = {}                            # (move, done) -> the look-ahead (_look)
         self._now = None                            # self.board's places, once asked for
         self._await()
-        self._render()
 
-    # Every method the owner calls ends by drawing the frame (_render) once, after whatever
-    # changed; the phases' own methods (_await, _restore, _start...) draw nothing: a move's end
-    # would be drawn twice in the frame the players wait for.
+    # Every method the owner calls ends by marking the frame to be drawn again (`_redraw`),
+    # after whatever changed, and the frame is drawn (`_render`) when it is asked for: once
+    # for any number of changes, and not in the reading a Pico judges (its LEDs are drawn 25
+    # times a second, on a turn of their own: a frame drawn with each reading was 1 to 1.5 ms
+    # of the reading's time on a 2 x 12 board).
+
+    @property
+    def frame(self):
+        """What each place shows now (frame.Frame): a new Frame after a change, the same one
+        until the next."""
+        if self._frame is None:
+            self._render()
+        return self._frame
+
+    def _redraw(self):
+        self._frame = None
 
     # --- what the owner of the guide calls ------------------------------------------------
 
@@ -94,16 +108,22 @@ class Guide:
     def update(self, counts, settled=None, faults=None):
         """Counting mode: a sensed count for every place (pits, then South's and North's
         store); `settled` and `faults` per place as sensing gives them (None: all settled, no
-        fault). Returns the frame to show."""
+        fault). What to show then is `frame`."""
         if len(counts) != self.size:
             raise ValueError("a reading needs %d places, not %d" % (self.size, len(counts)))
         if settled is None:
             settled = [True] * self.size
         self._note_faults(faults)
-        self._last = (counts[:], settled[:])
+        if self._last_counts is None:
+            self._last_counts = counts[:]
+            self._last_settled = settled[:]
+        else:
+            # copied into the lists kept: a Pico's heap, nearly full on a long board, is slow
+            # to find room for a new list (up to 0.6 ms each, measured, on every reading)
+            self._last_counts[:] = counts
+            self._last_settled[:] = settled
         self._judge(counts, settled)
-        self._render()
-        return self.frame
+        self._redraw()
 
     def _judge(self, counts, settled):
         if self.phase == AWAIT:
@@ -116,8 +136,8 @@ class Guide:
     def _rejudge(self):
         """After a phase change from a button: judge the last reading again at once, so the
         difference view shows without waiting for the board to change."""
-        if self.mode == COUNTING and self._last is not None:
-            self._judge(self._last[0], self._last[1])
+        if self.mode == COUNTING and self._last_counts is not None:
+            self._judge(self._last_counts, self._last_settled)
 
     def touch(self, pit):
         """Activity mode: the digital sensor of `pit` saw a hand. Returns the frame."""
@@ -140,7 +160,7 @@ class Guide:
                 self._advance(1)
             else:
                 self._flag(pit, "wrong_pit" if step[0] == "drop" else "outside_script")
-        self._render()
+        self._redraw()
         return self.frame
 
     def confirm(self):
@@ -164,7 +184,7 @@ class Guide:
             if len(faulty) == 1:
                 self.events.append(("confirmed", faulty[0]))
                 self._start(self._move_of(faulty[0]), 1)
-        self._render()
+        self._redraw()
 
     def set_faults(self, faults):
         """Activity mode: the sensors' faults (None or a text per place, as sensing gives
@@ -176,7 +196,7 @@ class Guide:
                 self.flagged.remove(pit)
                 self.mistake = None
                 self.events.append(("mistake_cleared", pit))
-        self._render()
+        self._redraw()
         return self.frame
 
     def skip_ahead(self):
@@ -189,7 +209,7 @@ class Guide:
         self.target = self._final_board()
         self.events.append(("skip_ahead", self.move))
         self._rejudge()
-        self._render()
+        self._redraw()
         return True
 
     def takeback(self):
@@ -204,7 +224,7 @@ class Guide:
             return False
         self._restore()
         self._rejudge()
-        self._render()
+        self._redraw()
         return True
 
     def resync(self):
@@ -217,12 +237,12 @@ class Guide:
         elif self.phase == AWAIT:
             self._restore()
         self._rejudge()
-        self._render()
+        self._redraw()
 
     def resume_move(self, move, done):
         """Carry on a move that was under way, `done` steps in (after a restart)."""
         self._start(move, done)
-        self._render()
+        self._redraw()
 
     def consistent(self, counts):
         """True when `counts` (a true, settled board) is one the guide would accept now: the
@@ -282,7 +302,7 @@ class Guide:
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
         if self.phase == AWAIT and move in self.game.legal_moves():
             self.hint = move
-            self._render()
+            self._redraw()
 
     # --- phases ---------------------------------------------------------------------------
 
@@ -402,25 +422,20 @@ class Guide:
     def _agrees(self, counts, settled, expected, changed):
         """`counts` agree with `expected`: every settled, trusted place is equal, and every
         place in `changed` has settled (or is vouched for, when faulty)."""
-        if type(changed) is bytes or type(changed) is list:
-            # the places that change are where a look-ahead that is not the board's fails:
-            # looked at first, so that the other moves' boards are turned down in a place or
-            # two (the reading where a pit is lifted is compared with every legal move's)
-            for place in changed:
-                if self.faults[place]:
-                    if not self.confirmed:
-                        return False
-                elif not settled[place] or counts[place] != expected[place]:
+        faults = self.faults
+        # the places that change are where a look-ahead that is not the board's fails:
+        # looked at first, so that the other moves' boards are turned down in a place or
+        # two (the reading where a pit is lifted is compared with every legal move's)
+        for place in changed:
+            if faults[place]:
+                if not self.confirmed:
                     return False
+            elif not settled[place] or counts[place] != expected[place]:
+                return False
+        # the rest: a place that differs counts only when it has settled and is trusted (one
+        # comparison for most places: this runs for every reading, 26 places on a long board)
         for place in range(self.size):
-            if self.faults[place]:
-                if place in changed and not self.confirmed:
-                    return False
-                continue
-            if settled[place]:
-                if counts[place] != expected[place]:
-                    return False
-            elif place in changed:
+            if counts[place] != expected[place] and settled[place] and not faults[place]:
                 return False
         return True
 
@@ -626,9 +641,9 @@ class Guide:
         game = self.game
         n = game.rules.n
         pits = 2 * n
-        board = self.board
+        uur = game.uur if self.phase != SOWING else self.board.uur
         for pit in range(pits):                 # Uurs: always in their owner's colour
-            owner = game.uur[pit] if self.phase != SOWING else board.uur[pit]
+            owner = uur[pit]
             if owner is not None:
                 frame.set(pit, PLAYER_COLOURS[owner], UUR)
         if self.phase == AWAIT:
@@ -656,8 +671,9 @@ class Guide:
             self._render_target(frame)
         for pit in self.flagged:
             frame.set(pit, ERROR, FLASH)
+        faults = self.faults
         for place in range(self.size):
-            if self.faults[place]:
+            if faults[place]:
                 # a step still shows what to do there, in the fault colour: do it, then
                 # confirm(); a place with nothing to do shows the fault itself
                 pattern = frame.pattern(place)
@@ -665,7 +681,7 @@ class Guide:
                     frame.set(place, FAULT, pattern)
                 else:
                     frame.set(place, FAULT, BROKEN)
-        self.frame = frame
+        self._frame = frame
 
     def _render_await(self, frame):
         game = self.game

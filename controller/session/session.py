@@ -1,7 +1,7 @@
 """A game at a board: the engine, the LED guide, and a journal that survives a power cut.
 
     session = Session(FileStorage("/var/lib/layli/journal"), "layli-goobalay")
-    session.update(counts, settled, faults)     # each sensor frame -> the frame to show
+    session.update(counts, settled, faults)     # each sensor frame; then session.frame shows
     ...                                         # the power goes; later:
     session = Session.resume(FileStorage("/var/lib/layli/journal"))
 
@@ -89,15 +89,15 @@ class Session:
     # --- the board's inputs, passed to the guide and journaled ------------------------------
 
     def update(self, counts, settled=None, faults=None):
-        """A reading of every place (see Guide.update); returns the frame to show. In a match,
-        between hands, the reading goes to the next hand's set-up instead."""
+        """A reading of every place (see Guide.update); what to show then is `frame`. In a
+        match, between hands, the reading goes to the next hand's set-up instead."""
         if self.setup is not None:
-            return self._setup_update(counts, settled)
-        frame = self.guide.update(counts, settled, faults)
+            self._setup_update(counts, settled)
+            return
+        self.guide.update(counts, settled, faults)
         self._log()
         if self._hand_ended():
             self._end_hand()
-        return frame
 
     def prepare(self):
         """Work ahead while nothing happens (Guide.prepare); True when it did some."""
@@ -129,7 +129,7 @@ class Session:
 
     def _setup_update(self, counts, settled):
         setup = self.setup
-        frame = setup.update(counts, settled)
+        setup.update(counts, settled)
         self.events.extend(setup.events)
         setup.events = []
         if setup.game is not None:
@@ -138,7 +138,6 @@ class Session:
                 ", ".join([str(c) for c in rows[0]]), ", ".join([str(c) for c in rows[1]])))
             self.storage.sync()
             self._next_hand()
-        return frame
 
     def _next_hand(self):
         self.setup = None
