@@ -430,3 +430,20 @@ def test_bad_readings_are_refused():
         guide.update(counts[:-1])
     with pytest.raises(ValueError, match="mode"):
         Guide(game, "smell")
+
+
+def test_asking_whether_prepared_works_nothing_out():
+    """`prepared` is asked on a Pico's turns that have a reading to judge: it says False
+    while the position's legal moves are unknown, without sowing to find them; `prepare`
+    finds them, a piece of its own, then makes the scripts one a call."""
+    game = Game("layli-goobalay-long")
+    guide = Guide(game)
+    if game.resolved:               # a new game may know its moves already: play one first
+        game.push(game.legal_moves()[0])
+        guide = Guide(game)
+    assert not game.resolved
+    assert not guide.prepared and not game.resolved
+    assert guide.prepare() and game.resolved and not guide.scripts
+    while not guide.prepared:
+        assert guide.prepare()
+    assert set(guide.scripts) == set(game.legal_moves())

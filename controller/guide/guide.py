@@ -273,6 +273,9 @@ class Guide:
         many laps each). Call it when there is nothing else to do; True when it did
         something."""
         if self.phase == AWAIT:
+            if not self.game.resolved:
+                self.game.legal_moves()         # a piece of its own: a relay for each pit
+                return True
             for move in self.game.legal_moves():
                 if move not in self.scripts:
                     self._script(move)
@@ -291,8 +294,11 @@ class Guide:
     @property
     def prepared(self):
         """False while the board waits for a move whose script `prepare` has yet to make (the
-        most a reading could have to work out at once; a look-ahead is a few ms)."""
+        most a reading could have to work out at once; a look-ahead is a few ms), or whose
+        legal moves are not yet known (asking works nothing out: `prepare` does)."""
         if self.phase == AWAIT:
+            if not self.game.resolved:
+                return False
             for move in self.game.legal_moves():
                 if move not in self.scripts:
                     return False

@@ -362,6 +362,12 @@ class Game:
         return self._over
 
     @property
+    def resolved(self):
+        """True when the legal moves are known: `legal_moves()` then sows nothing (a Pico
+        asks before it would have to, in a turn that has a reading to judge)."""
+        return self._over or self._legal is not None
+
+    @property
     def scores(self):
         """[south, north] when the game is over, else None."""
         return self._scores[:] if self.over else None
