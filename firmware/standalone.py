@@ -290,10 +290,11 @@ class Standalone:
 
     def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
-        reading came in, no LEDs drawn) the next move's scripts, one a turn (a few ms each:
-        ready before the players can have lifted the next pit and the reading settled);
-        once they are all made, a completed move's journal lines, then the calibration,
-        then, on idle turns again, the guide's look-ahead (Session.prepare). The files are
+        reading came in, no LEDs drawn) the next position's legal moves, then their scripts
+        and the boards their first steps make, one a turn (a few ms each: ready before the
+        players can have lifted the next pit and the reading settled); once they are all
+        made (`Session.prepared`), a completed move's journal lines, then the calibration,
+        then, on idle turns again, the rest of the guide's work ahead. The files are
         each written when the CPU may be away (see the module: the readings that wait
         meanwhile keep the next turns busy, and the scripts would not be made in time). A
         CPU too busy for idle turns does not keep the files waiting more than

@@ -435,7 +435,8 @@ def test_bad_readings_are_refused():
 def test_asking_whether_prepared_works_nothing_out():
     """`prepared` is asked on a Pico's turns that have a reading to judge: it says False
     while the position's legal moves are unknown, without sowing to find them; `prepare`
-    finds them, a piece of its own, then makes the scripts one a call."""
+    finds them, a piece of its own, then makes the scripts and their look-aheads one a
+    call."""
     game = Game("layli-goobalay-long")
     guide = Guide(game)
     if game.resolved:               # a new game may know its moves already: play one first
@@ -447,3 +448,4 @@ def test_asking_whether_prepared_works_nothing_out():
     while not guide.prepared:
         assert guide.prepare()
     assert set(guide.scripts) == set(game.legal_moves())
+    assert not guide.prepare()          # the look-aheads made too: nothing left

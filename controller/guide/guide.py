@@ -293,14 +293,15 @@ class Guide:
 
     @property
     def prepared(self):
-        """False while the board waits for a move whose script `prepare` has yet to make (the
-        most a reading could have to work out at once; a look-ahead is a few ms), or whose
-        legal moves are not yet known (asking works nothing out: `prepare` does)."""
+        """False while the board waits for a move whose legal moves, their scripts or the
+        boards their first steps make `prepare` has yet to work out: what the reading where a
+        pit is lifted would otherwise work out at once (on a 2 x 12 Pico the twelve
+        look-aheads alone are 17 ms). Asking works nothing out: `prepare` does."""
         if self.phase == AWAIT:
             if not self.game.resolved:
                 return False
             for move in self.game.legal_moves():
-                if move not in self.scripts:
+                if move not in self.scripts or (move, 0) not in self._looks:
                     return False
         return True
 

@@ -81,8 +81,9 @@ def test_calibration_saved_with_the_drift_at_each_move():
     while not app.session.game.moves:
         rig.advance_board(app.session.guide, seeds.counts, 3)
         rig.run(clock, app, 280, before=load)
-    # written in a turn of the loop of its own, after the journal's lines, between readings
-    rig.run(clock, app, 50, before=load)
+    # written in a turn of the loop of its own, after the next move is prepared and the
+    # journal's lines, between readings
+    rig.run(clock, app, 200, before=load)
     saved = json.loads(open(folder + CALIBRATION).read())
     assert saved["tare"] != json.loads(rig.calibration_json())["tare"]
     assert all(saved["tare"][i] > rig.TARE[i] for i in range(14))
