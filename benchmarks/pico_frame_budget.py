@@ -47,11 +47,16 @@ default 3; 0 plays the game to its end) of the board's own seed (SEEDS: their fi
 a relay of several laps, captures and an Uur: 84 steps on 2 x 6) take about 10 minutes wall a
 board on a loaded 2-core machine, the install 1-2 of them. Every step is timed on the Pico
 (ticks_us), and its parts by wrappers around the firmware's own methods: the
-sensing filter, the session's update and in it the guide's look-ahead, its scripts of moves,
-its frame and the journal's appends; the sounds (`_react`), the LED render and the strip
-write, the sensors' read; the files a completed move leaves (its journal lines, the
-calibration) written at the end of a step, counted as a step of their own ("flash"), and the
-next move's scripts made on idle turns ("prepare"). It prints:
+sensing filter (and the judgements it made), the session's update and in it the guide's
+look-ahead, its scripts of moves and the journal's appends; the sounds (`_react`), the
+guide's frame (drawn when the LEDs' turn asks for it), the LED render and the strip write,
+the sensors' read, the device's tick and the
+buttons' poll; the files a completed move leaves (its journal lines, the calibration)
+written at the end of a step, counted as a step of their own ("flash"), and the next move's
+scripts made on idle turns ("prepare"). The wrappers allocate nothing (no `*args` tuple: on
+the Pico's nearly full heap finding room for one took up to 0.6 ms), each step's label is
+worked out after it, and the player follows the frame the strip was last drawn with (asked
+for between steps, the guide's frame would be drawn outside the steps timed). It prints:
 
 - the worst guide frame (a step that fed the guide a reading, no garbage collection in it)
   against the frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
@@ -335,20 +340,52 @@ places = len(config["game"]["layout"])
 save_text(CALIBRATION, Calibration(%(tare)r, %(per_seed)r, 0.02, noise=[0.0] * places).to_json())
 # this step's sense (sensing + session), react (sounds), colours, strip write; of the
 # sense: the session's update, and in it the guide's scripts of moves, the journal's appends
-# and syncs, the guide's look-ahead (_ahead) and its frame (_render); the sensors' read; a
-# file written between readings (the journal's lines, the calibration); scripts prepared
-part = [0] * 12
-accepted = []               # what the guide accepted from this step's reading
-wrapped = [None, None, None]    # the session, guide and storage whose methods are timed
+# and syncs, the guide's look-ahead (_ahead); the guide's frame (_render, when the LEDs'
+# turn asks for it); the sensors' read; a
+# file written between readings (the journal's lines, the calibration); scripts prepared;
+# the sensing's judgements made (each 1 ms of floats on a Pico); the device's tick (strip,
+# buzzer, watchdog, the heap's look) and the buttons' poll
+part = [0] * 15
+wrapped = [None, None, None, None]  # the session, guide, storage and sensor timed
+events = []                 # the session's events of this step (labelled after it)
 
 
-def timing(inner, slot):
-    def timed(*args):
-        t = ticks_us()
-        out = inner(*args)
-        part[slot] += ticks_diff(ticks_us(), t)
-        return out
+# The wrappers take their method's arguments one by one: a `*args` tuple of three or more
+# is a heap block of its own, which a Pico's nearly full heap takes up to 0.6 ms to find room
+# for (MicroPython looks for it from its lowest free block up), more than the method's time.
+def timing(inner, slot, arguments):
+    if arguments == 0:
+        def timed():
+            t = ticks_us()
+            out = inner()
+            part[slot] += ticks_diff(ticks_us(), t)
+            return out
+    elif arguments == 1:
+        def timed(a):
+            t = ticks_us()
+            out = inner(a)
+            part[slot] += ticks_diff(ticks_us(), t)
+            return out
+    elif arguments == 3:
+        def timed(a, b, c):
+            t = ticks_us()
+            out = inner(a, b, c)
+            part[slot] += ticks_diff(ticks_us(), t)
+            return out
+    else:                   # Guide._ahead(counts, settled, move, done, still=None)
+        def timed(a, b, c, d, e=None):
+            t = ticks_us()
+            out = inner(a, b, c, d, e)
+            part[slot] += ticks_diff(ticks_us(), t)
+            return out
     return timed
+
+
+def counting(inner, slot):
+    def counted(i, channel, t_ms):
+        part[slot] += 1
+        return inner(i, channel, t_ms)
+    return counted
 
 
 class Timed(Standalone):
@@ -358,50 +395,69 @@ class Timed(Standalone):
         session = self.session
         if wrapped[0] is not session:
             wrapped[0] = session
-            session.update = timing(session.update, 4)
+            session.update = timing(session.update, 4, 3)
             storage = session.storage
             if wrapped[2] is not storage:
                 wrapped[2] = storage
-                storage.append = timing(storage.append, 6)
-                storage.sync = timing(storage.sync, 6)
+                storage.append = timing(storage.append, 6, 1)
+                storage.sync = timing(storage.sync, 6, 0)
         if wrapped[1] is not session.guide:
             guide = wrapped[1] = session.guide
-            guide._script = timing(guide._script, 5)
-            guide._ahead = timing(guide._ahead, 7)
-            guide._render = timing(guide._render, 8)
-        before = len(session.events)
+            guide._script = timing(guide._script, 5, 1)
+            guide._ahead = timing(guide._ahead, 7, 5)
+            guide._render = timing(guide._render, 8, 0)
+        if wrapped[3] is not self.sensor:
+            wrapped[3] = self.sensor
+            self.sensor._judge = counting(self.sensor._judge, 12)
         t = ticks_us()
         Standalone._sense(self, now, trusted)
         part[0] = ticks_diff(ticks_us(), t)
-        guide = session.guide
-        for event in session.events[before:]:
-            kind = event[0]
-            if kind == "step_done":
-                accepted.append(guide.script[event[1] - 1][0])
-            elif kind == "move_started":
-                accepted.append("start")
-            elif kind == "move_done":
-                accepted.append("done")
-            elif kind == "mistake" or kind == "fault":
-                accepted.append(kind)
 
     def _react(self):
+        # the step's events, kept for its label: _react hands the session a new list
+        # (nothing allocated in a turn without events: this runs every turn)
+        if self.session.events:
+            events.append(self.session.events)
         t = ticks_us()
         Standalone._react(self)
         part[1] += ticks_diff(ticks_us(), t)
 
     def _work_ahead(self, now, idle):
-        before = (self.storage.due, self.calibration_due)
+        due, calibration_due = self.storage.due, self.calibration_due    # (no tuple made)
         t = ticks_us()
         Standalone._work_ahead(self, now, idle)
-        if (self.storage.due, self.calibration_due) != before:      # a file written
+        if self.storage.due != due or self.calibration_due != calibration_due:  # a file written
             part[10] += ticks_diff(ticks_us(), t)
+
+
+def accepted(guide):
+    """What the guide accepted in this step (for its label), from the events kept."""
+    if not events:
+        return ()           # most turns: nothing allocated
+    kinds = []
+    for some in events:
+        for event in some:
+            kind = event[0]
+            if kind == "step_done":
+                kinds.append(guide.script[event[1] - 1][0])
+            elif kind == "move_started":
+                kinds.append("start")
+            elif kind == "move_done":
+                kinds.append("done")
+            elif kind == "mistake" or kind == "fault":
+                kinds.append(kind)
+    del events[:]
+    return kinds
 
 
 place_colours = standalone.place_colours
 
 
+drawn = [None]              # the guide frame the strip shows: the one last drawn
+
+
 def timed_colours(frame, layout, now):
+    drawn[0] = frame
     t = ticks_us()
     colours = place_colours(frame, layout, now)
     part[2] = ticks_diff(ticks_us(), t)
@@ -438,6 +494,8 @@ def timed_take(values):
 
 
 device.sensors.take = timed_take
+device.tick = timing(device.tick, 13, 1)
+device.buttons.poll = timing(device.buttons.poll, 14, 0)
 app = Timed(device, clock, config["game"])
 prepare = app.session.prepare
 
@@ -458,12 +516,12 @@ histogram = array("H", bytes(2 * %(buckets)d))
 def record(label, took, part):
     entry = worst.get(label)
     if entry is None:
-        entry = worst[label] = [0] * 14
+        entry = worst[label] = [0] * 17
     entry[0] += 1
     if took > entry[1]:
         entry[1], entry[2], entry[3], entry[4] = took, part[0], part[1], part[2] + part[3]
         entry[6], entry[7], entry[8], entry[9], entry[10], entry[11] = part[4:10]
-        entry[12], entry[13] = part[10], part[11]
+        entry[12], entry[13], entry[14], entry[15], entry[16] = part[10:15]
     if part[2] + part[3] > entry[5]:
         entry[5] = part[2] + part[3]
 
@@ -493,7 +551,7 @@ while True:
         break
     if time.ticks_diff(time.ticks_ms(), start) > limit_ms:
         break
-    for k in range(12):
+    for k in range(15):
         part[k] = 0
     if app.session.prepare is not timed_prepare:
         prepare = app.session.prepare       # a new game's session
@@ -520,19 +578,19 @@ while True:
     # a file written at the end of the step, after the reading was judged: a step apart
     flash = part[10]
     label = None
+    kinds = accepted(app.session.guide)
     if app.frames != fed:
         frames += 1
         histogram[min((took - flash) // %(bucket_us)d, %(buckets)d - 1)] += 1
-        label = "+".join(accepted) if accepted else "reading"
+        label = "+".join(kinds) if kinds else "reading"
     if part[2] or part[3]:
         label = (label + "+render") if label else "render"
     if part[11]:
         label = (label + "+prepare") if label else "prepare"
     if collected:
         label = (label + "+gc") if label else "gc"
-    del accepted[:]
     if flash:
-        record("flash", flash, [0] * 10 + [flash, 0])
+        record("flash", flash, [0] * 10 + [flash, 0, 0, 0, 0])
         part[10] = 0
     if label is not None:
         record(label, took - flash, part)
@@ -540,9 +598,12 @@ while True:
         longest[0], longest[1] = took - flash, label or "other"
     if flash > longest[0]:
         longest[0], longest[1] = flash, "flash"
-    # the player sees a frame as soon as it is drawn, but a new move's lit pits only after
-    # THINK_MS: a person takes that long at least to choose a pit and reach for it
-    shown = app.session.frame.places
+    # the player sees a frame as soon as the strip shows it (the guide draws its frame when
+    # the LEDs' turn asks for it: asked for here, it would be drawn outside the steps timed),
+    # but a new move's lit pits only after THINK_MS: a person takes that long at least to
+    # choose a pit and reach for it
+    frame = drawn[0]
+    shown = last_places if frame is None else frame.places
     if shown != last_places:
         waiting = app.session.guide.phase == "await" and not game.over
         if waiting and think_from is None:
@@ -550,7 +611,7 @@ while True:
         if not waiting or time.ticks_diff(time.ticks_ms(), think_from) >= %(think_ms)d:
             last_places = shown
             think_from = None
-            print("F", len(game.moves), app.session.frame.encode().hex())
+            print("F", len(game.moves), frame.encode().hex())
     clock.sleep_ms(1)
 total_ms = time.ticks_diff(time.ticks_ms(), start)
 sensors = device.sensors
@@ -571,7 +632,8 @@ figures.update(heap_end=gc.mem_alloc(), heap_total=gc.mem_alloc() + gc.mem_free(
                flash_free=fs[0] * fs[3], flash_free_after=after[0] * after[3],
                flash_total=fs[0] * fs[2])
 print("R", json.dumps(figures))             # in pieces: a heap this full has no long blocks
-print("W", json.dumps(worst))
+for label in worst:                         # a line a label: the whole is over a kilobyte
+    print("W", json.dumps({label: worst[label]}))
 print("H", " ".join(["%%d:%%d" %% (k, histogram[k]) for k in range(len(histogram))
                      if histogram[k]]))
 '''
@@ -670,7 +732,7 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         elif text.startswith("R "):
             result.update(json.loads(text[2:]))
         elif text.startswith("W "):
-            result["worst"] = json.loads(text[2:])
+            result.setdefault("worst", {}).update(json.loads(text[2:]))
         elif text.startswith("H "):
             histogram = [0] * HISTOGRAM
             for pair in text[2:].split():
@@ -716,10 +778,12 @@ def percentile(histogram: list[int], share: float) -> float:
 def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
     """The longest step that fed the guide a reading: its label and its figures (steps, us,
     sense us, react us, render us, the label's longest render us, session update us, of it
-    move scripts, journal, look-ahead and frame us, the sensors' read us, a file written us,
-    scripts prepared us). Only the steps with no garbage collection in them, or with
-    `collected` only those with one."""
-    found = ("none", [0] * 14)
+    move scripts, journal and look-ahead us, the guide's frame drawn us (outside the update),
+    the sensors' read us, a file written us,
+    scripts prepared us, the sensing's judgements, the device's tick us, the buttons' poll
+    us). Only the steps with no garbage collection in them, or with `collected` only those
+    with one."""
+    found = ("none", [0] * 17)
     for label, entry in result["worst"].items():
         kinds = label.split("+")
         if kinds[0] in ("render", "gc", "flash", "prepare") or collected != ("gc" in kinds):
@@ -743,10 +807,13 @@ def dominant(label: str, entry: list[int]) -> str:
     parts = {"sensing": entry[2] - entry[6], "move scripts": entry[7], "journal": entry[8],
              "look-ahead": entry[9], "guide's frame": entry[10],
              "react": entry[3], "render": entry[4], "read": entry[11],
-             "file written": entry[12], "script prepared": entry[13]}
-    parts["the rest of the guide"] = entry[6] - entry[7] - entry[8] - entry[9] - entry[10]
-    parts["the rest of the step"] = (entry[1] - entry[2] - entry[3] - entry[4] - entry[11]
-                                     - entry[12] - entry[13])
+             "file written": entry[12], "script prepared": entry[13],
+             "the device's tick": entry[15], "the buttons": entry[16]}
+    # the guide draws its frame when the LEDs' turn asks for it, outside the session's update
+    parts["the rest of the guide"] = entry[6] - entry[7] - entry[8] - entry[9]
+    parts["the rest of the step"] = (entry[1] - entry[2] - entry[3] - entry[4] - entry[10]
+                                     - entry[11] - entry[12] - entry[13] - entry[15]
+                                     - entry[16])
     name = max(parts, key=lambda part: parts[part])
     return "%s %.1f" % (name, parts[name] / 1000)
 
@@ -768,9 +835,10 @@ def standalone_report(result: dict) -> str:
             "chips revived %(revivals)d; reads over 6 ms (us, readings parsed, passed over, "
             "gone round): %(slow_takes)s\n"
             "  worst guide frame %(worst).1f ms against a period of %(period).1f ms (%(label)s: "
-            "sensing %(feed).1f, session %(update).1f: the guide's look-ahead %(ahead).1f, move "
-            "scripts %(scripts).1f, its frame %(frame).1f, the journal %(journal).1f; react "
-            "%(react).1f, render %(render).1f, read %(read).1f); median %(median).1f ms, "
+            "sensing %(feed).1f with %(judged)d judgements, session %(update).1f: the guide's "
+            "look-ahead %(ahead).1f, move scripts %(scripts).1f, the journal %(journal).1f; "
+            "react %(react).1f, the guide's frame drawn %(frame).1f, render %(render).1f, read "
+            "%(read).1f, tick %(tick).1f, buttons %(buttons).1f); median %(median).1f ms, "
             "90%% under %(p90).1f ms, 99%% %(p99)s ms\n"
             "  worst by what the reading did, ms (the largest part): %(kinds)s\n"
             "  render + strip write at most %(renders).1f ms\n"
@@ -784,6 +852,7 @@ def standalone_report(result: dict) -> str:
                            result["reader"])),
                 "end": ", game over %s" % result["scores"] if result["over"] else "",
                 "worst": entry[1] / 1000, "label": label, "feed": (entry[2] - entry[6]) / 1000,
+                "judged": entry[14], "tick": entry[15] / 1000, "buttons": entry[16] / 1000,
                 "update": entry[6] / 1000, "scripts": entry[7] / 1000,
                 "journal": entry[8] / 1000, "ahead": entry[9] / 1000, "frame": entry[10] / 1000,
                 "read": entry[11] / 1000,

@@ -72,3 +72,32 @@ def test_the_median_comes_from_the_picos_histogram():
     assert budget.percentile(histogram, 0.5) == pytest.approx(4.1)
     assert budget.percentile(histogram, 0.8) == pytest.approx(7.1)
     assert budget.percentile(histogram, 1.0) == pytest.approx(40.0)
+
+
+def _entry(us: int, sense: int = 0, update: int = 0, judged: int = 0, tick: int = 0) -> list[int]:
+    """A step's figures as the Pico reports them (see worst_frame)."""
+    entry = [1, us, sense, 0, 0, 0, update] + [0] * 10
+    entry[14], entry[15] = judged, tick
+    return entry
+
+
+def test_the_report_names_the_worst_frame_without_a_collection_and_its_parts():
+    histogram = [0] * budget.HISTOGRAM
+    histogram[36] = 10
+    result = {
+        "board": "pico-standalone-2x12", "variant": "layli-goobalay-long", "seed": 45,
+        "moves": 3, "over": False, "scores": None, "total_ms": 28000, "frames": 2400,
+        "untrusted": 100, "corrupted": 40, "reader": [300, 5, 2, 80, 0], "slow_takes": [],
+        "worst": {"drop": _entry(9800, sense=6500, update=3000, judged=1, tick=300),
+                  "reading+gc": _entry(35000, sense=1500), "flash": _entry(220000),
+                  "render": _entry(13000)},
+        "histogram": histogram, "longest_us": 220000, "longest": "flash",
+        "collections": 80, "heap_peak": 244000, "heap_total": 246016, "heap_live": 205000,
+        "heap_start": 185000, "flash_free": 1064960, "flash_free_after": 1060864}
+    assert budget.worst_frame(result)[0] == "drop"
+    assert budget.worst_frame(result, collected=True)[0] == "reading+gc"
+    report = budget.standalone_report(result)
+    assert "worst guide frame 9.8 ms against a period of 10.7 ms" in report
+    assert "(drop: sensing 3.5 with 1 judgements, session 3.0" in report
+    assert "tick 0.3" in report and "median 3.7 ms" in report
+    assert "drop 9.8 (sensing 3.5)" in report
