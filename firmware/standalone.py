@@ -243,16 +243,7 @@ class Standalone:
         LEDs (25 frames a second), the buzzer, the watchdog."""
         device = self.device
         now = self.clock.ticks_ms()
-        # the LEDs' turn comes every RENDER_MS, on a turn without a reading (a reading's turn
-        # is the frame the players wait for, and drawing is 3 to 6 ms on a 2 x 12 board with
-        # the guide's frame): in the next turn, or, after RENDER_WAITS turns with a reading
-        # each (the readings queued while the CPU was away), on a turn that leaves the next
-        # reading queued for the turn after
-        due = now >= self._render_at
-        overdue = due and self._render_waits >= RENDER_WAITS
-        if overdue:
-            fed = False
-        elif self.calibrating is None:
+        if self.calibrating is None:
             trusted = device.sensors.take(self._values)
             fed = trusted >= 0
             if fed:
@@ -271,7 +262,11 @@ class Standalone:
             self._react()
         else:
             self._calibrated()
-        rendered = due and not fed
+        # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
+        # (the frame the players wait for, 1 to 2 ms more): in the next turn, or after
+        # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away)
+        due = now >= self._render_at
+        rendered = due and (not fed or self._render_waits >= RENDER_WAITS)
         if due and not rendered:
             self._render_waits += 1
         if rendered:
@@ -285,8 +280,7 @@ class Standalone:
                                      self._led_place)
         if self.calibrating is None:
             self._work_ahead(now, not fed and not rendered)
-        # the heap's look and collection on a turn of its own (not one a reading waits for)
-        device.tick(not fed and not overdue)
+        device.tick(not fed)            # the heap's look and collection on a turn of its own
 
     def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
