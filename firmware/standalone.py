@@ -263,7 +263,8 @@ class Standalone:
         else:
             self._calibrated()
         # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
-        # (the frame the players wait for, 1 to 2 ms more): in the next turn, or after
+        # (the frame the players wait for; drawing the guide's frame and the strip is 3 to 6
+        # ms more on a 2 x 12 board): in the next turn, or after
         # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away)
         due = now >= self._render_at
         rendered = due and (not fed or self._render_waits >= RENDER_WAITS)
