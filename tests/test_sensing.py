@@ -93,9 +93,8 @@ class Truth:
         self.now = [cells.count(c) for c in range(cells.channels)]
         self.before = self.now[:]
         # at power-on every place's first band starts in the same frame, and their first
-        # judged one count a frame (a judgement that changes a count ends the frame's): the
-        # last places count a few frames later
-        self.changed_at = [c * FRAME_MS for c in range(cells.channels)]
+        # judgements are made JUDGE_MOST a frame: the last places count a few frames later
+        self.changed_at = [c // JUDGE_MOST * FRAME_MS for c in range(cells.channels)]
         self.wrong = []         # (t, channel, reported, true)
         self.late = []
         self.frames = 0
@@ -379,11 +378,10 @@ def test_a_frame_that_judges_a_new_band_judges_no_counted_one():
     assert others == set(range(14))             # the re-judgements went on around them
 
 
-def test_new_counts_come_one_a_frame():
+def test_new_counts_are_judged_two_a_frame_at_most():
     """Seeds into every place at once (a board set out): each place's new band is judged
-    when it has settled, and a judgement that changes a count ends the frame's judgements
-    (on a Pico the session's work on the change follows in the same frame): one new count a
-    frame, in channel order, every place counted within 14 frames."""
+    when it has settled, two places a frame, the others a frame or a few later, and all of
+    them count within a few frames of one another."""
     cells = LoadCells(random.Random(8), channels=14, counts=[0] * 14)
     sensor = CountingSensor(cells.calibration())
     t = settle(sensor, cells)
@@ -391,18 +389,17 @@ def test_new_counts_come_one_a_frame():
         cells.set_count(c, 4)
     counted_at = {}
     most = 0
-    last = list(sensor.counts)
+    last = list(sensor.values)
     for frame in range(60):
         sensor.feed(t, cells.frame(t))
-        most = max(most, sum(1 for i in range(14) if sensor.counts[i] != last[i]))
-        last = list(sensor.counts)
+        most = max(most, sum(1 for i in range(14) if sensor.values[i] != last[i]))
+        last = list(sensor.values)
         for c in range(14):
             if sensor.settled[c] and sensor.counts[c] == 4:
                 counted_at.setdefault(c, t)
         t += FRAME_MS
-    assert most == 1 and len(counted_at) == 14
-    assert sorted(counted_at, key=counted_at.get) == list(range(14))
-    assert max(counted_at.values()) - min(counted_at.values()) <= 14 * FRAME_MS
+    assert most == JUDGE_MOST and len(counted_at) == 14
+    assert max(counted_at.values()) - min(counted_at.values()) <= 7 * FRAME_MS
 
 
 @pytest.mark.parametrize("seed, spread", [(1, 0.0), (2, 0.0), (3, 0.02)])

@@ -292,7 +292,7 @@ class CountingSensor:
       dropped into a pit bounces and the plate rings for about 100 ms; 200 ms of steadiness is
       16 frames, whose mean is 4 times less noisy than one frame; and a player sees 0.2 s as
       immediate. A count follows a step about settle_ms + 25 ms after it (a frame later for
-      every other place whose count changed in the same frame: see `_judge_due`).
+      every two places that changed in the same frame: JUDGE_MOST).
     - `tolerance=0.3`: the band's half-width in seeds. Noise at 0.05 seed a frame moves the
       median of 5 by 0.03 seed: 0.3 is ten deviations away, so noise never breaks a band, and a
       seed (1.0) always does.
@@ -479,10 +479,7 @@ class CountingSensor:
         """The frame's judgements, in channel order: the new bands' that are due (the counts
         the players wait for), JUDGE_MOST at most; in a frame with none of those, the counted
         bands' re-judgements that are due and earned (`_earn`), JUDGE_MOST at most. Each costs
-        a Pico 1 to 1.6 ms of floats, so a frame where a count changes carries no
-        re-judgement, and a judgement that changes something ends the frame's judgements: the
-        session's work on the change follows in the same frame (3 to 6 ms on a Pico), and
-        the next place's judgement comes a frame later."""
+        a Pico 1 ms of floats: a frame where a count changes carries no re-judgement."""
         st = self._state
         due = st[JUDGE]
         fresh = due != 0
@@ -503,7 +500,6 @@ class CountingSensor:
                 made += 1
                 if self._judge(i, ch, t_ms):
                     changed.append(i)
-                    return
             due >>= 1
             i += 1
 
