@@ -50,10 +50,9 @@ board on a loaded 2-core machine, the install 1-2 of them. Every step is timed o
 sensing filter (and the judgements it made), the session's update and in it the guide's
 look-ahead, its scripts of moves and the journal's appends; the sounds (`_react`), the
 guide's frame (drawn when the LEDs' turn asks for it), the LED render and the strip write,
-the sensors' read, the device's tick and the
-buttons' poll; the files a completed move leaves (its journal lines, the calibration)
-written at the end of a step, counted as a step of their own ("flash"), and the next move's
-scripts made on idle turns ("prepare"). The wrappers allocate nothing (no `*args` tuple: on
+the sensors' read, the device's tick and the buttons' poll; the files a completed move
+leaves (its journal lines, the calibration) written at the end of a step, counted as a step
+of their own ("flash"), and the next move's scripts made on idle turns ("prepare"). The wrappers allocate nothing (no `*args` tuple: on
 the Pico's nearly full heap finding room for one took up to 0.6 ms), each step's label is
 worked out after it, and the player follows the frame the strip was last drawn with (asked
 for between steps, the guide's frame would be drawn outside the steps timed). It prints:
@@ -305,6 +304,9 @@ STANDALONE = {"pico-standalone-2x6": "layli-goobalay",
               "pico-standalone-2x7": "mangala-iv"}
 HISTOGRAM_US = 100              # the frame times' histogram on the Pico: 0.1 ms buckets ...
 HISTOGRAM = 400                 # ... up to 40 ms (a longer step counts in the last)
+PARTS = 15                      # the parts of a step timed on the Pico (`part` in GAME)
+ENTRY = PARTS + 2               # a worst step's figures: its count, its us, then its parts
+                                # as worst_frame lists them
 PERIOD_MS = 10.702              # one HX711 conversion at 80 SPS (RATE high), the frame period
 THINK_MS = 1000                 # a player's least time between a move's end and the next lift
 # The player's seed for each board: its first 3 moves have a relay of several laps, captures
@@ -341,11 +343,11 @@ save_text(CALIBRATION, Calibration(%(tare)r, %(per_seed)r, 0.02, noise=[0.0] * p
 # this step's sense (sensing + session), react (sounds), colours, strip write; of the
 # sense: the session's update, and in it the guide's scripts of moves, the journal's appends
 # and syncs, the guide's look-ahead (_ahead); the guide's frame (_render, when the LEDs'
-# turn asks for it); the sensors' read; a
-# file written between readings (the journal's lines, the calibration); scripts prepared;
+# turn asks for it); the sensors' read; a file written between readings (the journal's
+# lines, the calibration); scripts prepared;
 # the sensing's judgements made (each 1 ms of floats on a Pico); the device's tick (strip,
 # buzzer, watchdog, the heap's look) and the buttons' poll
-part = [0] * 15
+part = [0] * %(parts)d
 wrapped = [None, None, None, None]  # the session, guide, storage and sensor timed
 events = []                 # the session's events of this step (labelled after it)
 
@@ -516,7 +518,7 @@ histogram = array("H", bytes(2 * %(buckets)d))
 def record(label, took, part):
     entry = worst.get(label)
     if entry is None:
-        entry = worst[label] = [0] * 17
+        entry = worst[label] = [0] * %(entry)d
     entry[0] += 1
     if took > entry[1]:
         entry[1], entry[2], entry[3], entry[4] = took, part[0], part[1], part[2] + part[3]
@@ -551,7 +553,7 @@ while True:
         break
     if time.ticks_diff(time.ticks_ms(), start) > limit_ms:
         break
-    for k in range(15):
+    for k in range(%(parts)d):
         part[k] = 0
     if app.session.prepare is not timed_prepare:
         prepare = app.session.prepare       # a new game's session
@@ -590,7 +592,9 @@ while True:
     if collected:
         label = (label + "+gc") if label else "gc"
     if flash:
-        record("flash", flash, [0] * 10 + [flash, 0, 0, 0, 0])
+        flash_part = [0] * %(parts)d
+        flash_part[10] = flash
+        record("flash", flash, flash_part)
         part[10] = 0
     if label is not None:
         record(label, took - flash, part)
@@ -751,7 +755,8 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         pico.reset_stats()
         code = GAME % {"config": json.dumps(config), "tare": tare, "per_seed": per_seed,
                        "limit_ms": int(limit_s * 1000), "moves": moves,
-                       "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US, "think_ms": THINK_MS}
+                       "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US, "think_ms": THINK_MS,
+                       "parts": PARTS, "entry": ENTRY}
         try:
             pico.exec(code, timeout_s=300, on_line=line)
         except emulated.PicoError as error:
@@ -779,11 +784,10 @@ def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
     """The longest step that fed the guide a reading: its label and its figures (steps, us,
     sense us, react us, render us, the label's longest render us, session update us, of it
     move scripts, journal and look-ahead us, the guide's frame drawn us (outside the update),
-    the sensors' read us, a file written us,
-    scripts prepared us, the sensing's judgements, the device's tick us, the buttons' poll
-    us). Only the steps with no garbage collection in them, or with `collected` only those
+    the sensors' read us, a file written us, scripts prepared us, the sensing's judgements,
+    the device's tick us, the buttons' poll us: ENTRY numbers). Only the steps with no garbage collection in them, or with `collected` only those
     with one."""
-    found = ("none", [0] * 17)
+    found = ("none", [0] * ENTRY)
     for label, entry in result["worst"].items():
         kinds = label.split("+")
         if kinds[0] in ("render", "gc", "flash", "prepare") or collected != ("gc" in kinds):

@@ -76,7 +76,7 @@ def test_the_median_comes_from_the_picos_histogram():
 
 def _entry(us: int, sense: int = 0, update: int = 0, judged: int = 0, tick: int = 0) -> list[int]:
     """A step's figures as the Pico reports them (see worst_frame)."""
-    entry = [1, us, sense, 0, 0, 0, update] + [0] * 10
+    entry = [1, us, sense, 0, 0, 0, update] + [0] * (budget.ENTRY - 7)
     entry[14], entry[15] = judged, tick
     return entry
 
