@@ -544,6 +544,10 @@ moves_cap = %(moves)d
 over_at = None
 frames = 0
 steps = 0
+# the loop's time, us: every step's, then the plain turns' (no reading, no LEDs, no work
+# ahead, no file, no collection: the reads' drain, the buttons and the device's tick, where
+# the look at the heap goes) and of it the ticks'
+busy = [0, 0, 0, 0]
 device_collections = device.collections
 while True:
     game = app.session.game
@@ -598,6 +602,11 @@ while True:
         part[10] = 0
     if label is not None:
         record(label, took - flash, part)
+    busy[0] += took
+    if label is None:
+        busy[1] += 1
+        busy[2] += took
+        busy[3] += part[13]
     if took - flash > longest[0]:
         longest[0], longest[1] = took - flash, label or "other"
     if flash > longest[0]:
@@ -624,7 +633,8 @@ figures = {
     "total_ms": total_ms, "frames": frames, "moves": len(game.moves), "over": game.over,
     "scores": list(game.scores) if game.over else None, "longest_us": longest[0],
     "longest": longest[1], "collections": collections, "heap_peak": peak, "heap_live": live,
-    "heap_start": heap_start, "untrusted": sensors.untrusted,
+    "heap_start": heap_start, "untrusted": sensors.untrusted, "steps": steps,
+    "busy": busy,
     "reader": [sensors.delays, sensors.late, sensors.restarts, sensors.passed_over,
                sensors.revivals], "slow_takes": slow_takes,
     "sensing_errors": app.sensing_errors, "problem": app.problem,
@@ -846,6 +856,9 @@ def standalone_report(result: dict) -> str:
             "90%% under %(p90).1f ms, 99%% %(p99)s ms\n"
             "  worst by what the reading did, ms (the largest part): %(kinds)s\n"
             "  render + strip write at most %(renders).1f ms\n"
+            "  the loop's steps %(busy_share).0f%% of the run (%(steps)d steps); %(plain)d "
+            "plain turns, %(plain_ms).0f ms in all, %(ticks_ms).0f of it the device's ticks "
+            "(the looks at the heap)\n"
             "  longest step %(longest).1f ms (%(longest_label)s); %(collections)d collections, "
             "the longest step with one %(gc).1f ms (%(gc_label)s)\n"
             "  heap: %(peak)d bytes in use at most (of %(total)d), %(live)d at most after a "
@@ -868,6 +881,9 @@ def standalone_report(result: dict) -> str:
                         else "not under %.0f" % (HISTOGRAM * HISTOGRAM_US / 1000)),
                 "kinds": ", ".join(kinds),
                 "renders": renders / 1000, "longest": result["longest_us"] / 1000,
+                "busy_share": 100 * result["busy"][0] / 1000 / result["total_ms"],
+                "plain": result["busy"][1], "plain_ms": result["busy"][2] / 1000,
+                "ticks_ms": result["busy"][3] / 1000,
                 "longest_label": result["longest"], "gc": gc_entry[1] / 1000,
                 "gc_label": gc_label, "peak": result["heap_peak"],
                 "total": result["heap_total"], "live": result["heap_live"],

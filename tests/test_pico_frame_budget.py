@@ -93,7 +93,8 @@ def test_the_report_names_the_worst_frame_without_a_collection_and_its_parts():
                   "render": _entry(13000)},
         "histogram": histogram, "longest_us": 220000, "longest": "flash",
         "collections": 80, "heap_peak": 244000, "heap_total": 246016, "heap_live": 205000,
-        "heap_start": 185000, "flash_free": 1064960, "flash_free_after": 1060864}
+        "heap_start": 185000, "flash_free": 1064960, "flash_free_after": 1060864,
+        "steps": 4000, "busy": [21000000, 800, 3200000, 2000000]}
     assert budget.worst_frame(result)[0] == "drop"
     assert budget.worst_frame(result, collected=True)[0] == "reading+gc"
     report = budget.standalone_report(result)
@@ -101,3 +102,5 @@ def test_the_report_names_the_worst_frame_without_a_collection_and_its_parts():
     assert "(drop: sensing 3.5 with 1 judgements, session 3.0" in report
     assert "tick 0.3" in report and "median 3.7 ms" in report
     assert "drop 9.8 (sensing 3.5)" in report
+    assert "the loop's steps 75% of the run (4000 steps); 800 plain turns, 3200 ms in all, " \
+        "2000 of it the device's ticks" in report

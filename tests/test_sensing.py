@@ -290,14 +290,15 @@ def test_a_step_is_counted_between_the_settle_time_and_a_few_frames_more():
     assert sensor.settled[0] and sensor.confidence[0] > 0.99
 
 
-def test_steady_counts_are_judged_again_a_few_channels_a_frame():
+@pytest.mark.parametrize("steady_most", [JUDGE_MOST, 1])
+def test_steady_counts_are_judged_again_a_few_channels_a_frame(steady_most):
     """The every-250-ms judgements of counted places (floats: 1.4 ms a channel on a Pico) are
     spread over the frames, JUDGE_MOST (2) of 14 channels a frame at most (0.65 a frame on
-    average at 80 Hz), not all 14 in one frame, nor on the frame after the CPU was away; each
-    channel is still judged again every 250 ms, or within 250 ms more once the CPU is
-    back."""
+    average at 80 Hz), or `steady_most` (a Pico's standalone mode: 1), not all 14 in one
+    frame, nor on the frame after the CPU was away; each channel is still judged again every
+    250 ms, or within 250 ms more once the CPU is back."""
     cells = LoadCells(random.Random(7), channels=14, counts=[4] * 12 + [0, 0])
-    sensor = CountingSensor(cells.calibration())
+    sensor = CountingSensor(cells.calibration(), steady_most=steady_most)
     t = settle(sensor, cells)
     last = list(sensor.values)
     judged_at = [t] * 14
@@ -318,7 +319,7 @@ def test_steady_counts_are_judged_again_a_few_channels_a_frame():
         t += FRAME_MS
         if frame % 50 == 48:
             t += 60                             # the CPU away (a collection): 5 frames late
-    assert most <= JUDGE_MOST and after_gaps == JUDGE_MOST
+    assert most <= steady_most and after_gaps == steady_most
     assert longest <= 2 * STEADY_MS + 60        # a backlog after the gap clears in ~250 ms
     assert 14 * 5.4 * 1000 / STEADY_MS * 0.9 <= total <= 14 * 5.4 * 1000 / STEADY_MS * 1.1
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
@@ -840,7 +841,10 @@ def test_bad_parameters_are_refused():
     for kwargs, message in [({"settle_ms": 0}, "settle_ms"), ({"tolerance": 1.5}, "tolerance"),
                             ({"accept": 1}, "accept"), ({"track_ms": -1}, "track_ms"),
                             ({"motion": "x"}, "motion"), ({"steady_ms": 99}, "steady_ms 99"),
-                            ({"steady_ms": 250.0}, "whole number")]:
+                            ({"steady_ms": 250.0}, "whole number"),
+                            ({"steady_most": 3}, "steady_most 3 .* 1 to 2"),
+                            ({"steady_most": 1.0}, "steady_most 1.0"),
+                            ({"steady_most": True}, "steady_most True")]:
         with pytest.raises(SensingError, match=message):
             CountingSensor(calibration, **kwargs)
     with pytest.raises(SensingError, match="needs a Calibration"):

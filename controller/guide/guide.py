@@ -679,15 +679,16 @@ class Guide:
         for pit in self.flagged:
             frame.set(pit, ERROR, FLASH)
         faults = self.faults
-        for place in range(self.size):
-            if faults[place]:
-                # a step still shows what to do there, in the fault colour: do it, then
-                # confirm(); a place with nothing to do shows the fault itself
-                pattern = frame.pattern(place)
-                if pattern in (DROP, PICK, TAKE, UUR_FROM, UUR_TO, STEADY, FORCED):
-                    frame.set(place, FAULT, pattern)
-                else:
-                    frame.set(place, FAULT, BROKEN)
+        if any(faults):                 # most frames have none: no walk over the places
+            for place in range(self.size):
+                if faults[place]:
+                    # a step still shows what to do there, in the fault colour: do it, then
+                    # confirm(); a place with nothing to do shows the fault itself
+                    pattern = frame.pattern(place)
+                    if pattern in (DROP, PICK, TAKE, UUR_FROM, UUR_TO, STEADY, FORCED):
+                        frame.set(place, FAULT, pattern)
+                    else:
+                        frame.set(place, FAULT, BROKEN)
         self._frame = frame
 
     def _render_await(self, frame):

@@ -112,6 +112,8 @@ def place_colours(frame, layout, t_ms):
     leds = layout.leds
     for place in range(len(places)):
         colour, pattern = places[place]
+        if pattern == DARK:                 # most places, most of the time: no call
+            continue
         strength = level(pattern, t_ms) * brightness // 256
         if not strength:
             continue
