@@ -694,12 +694,12 @@ class Guide:
     def _render_await(self, frame):
         game = self.game
         colour = PLAYER_COLOURS[game.to_move]
-        legal = self._legal_pits()
+        base = game.to_move * game.rules.n - 1          # move m is pit base + m (_legal_pits)
         pattern = FORCED if game.rules.forced else STEADY
-        for pit in legal:
-            frame.set(pit, colour, pattern)
-        if self.hint is not None:
-            frame.set(legal[game.legal_moves().index(self.hint)], HINT, PICK)
+        for move in game.legal_moves():     # one list, not three: a Pico's heap is full
+            frame.set(base + move, colour, pattern)
+        if self.hint is not None:           # a legal move (show_hint)
+            frame.set(base + self.hint, HINT, PICK)
         n = game.rules.n
         for player in game.passes:
             for pit in range(player * n, player * n + n):

@@ -110,19 +110,23 @@ def place_colours(frame, layout, t_ms):
     total = 0
     brightness = layout.brightness
     leds = layout.leds
+    shown = None            # the last (colour, pattern) worked out: the legal pits of a row,
+    r = g = b = 0           # a board's Uurs, show the same, worked out once (a Pico: 80 us each)
     for place in range(len(places)):
-        colour, pattern = places[place]
-        if pattern == DARK:                 # most places, most of the time: no call
+        entry = places[place]
+        if entry[1] == DARK:                # most places, most of the time: nothing to do
             continue
-        strength = level(pattern, t_ms) * brightness // 256
-        if not strength:
-            continue
-        r, g, b = PALETTE[colour]
-        at = 3 * place
-        colours[at] = r * strength >> 8
-        colours[at + 1] = g * strength >> 8
-        colours[at + 2] = b * strength >> 8
-        total += (colours[at] + colours[at + 1] + colours[at + 2]) * len(leds[place])
+        if entry != shown:
+            shown = entry
+            strength = level(entry[1], t_ms) * brightness // 256
+            red, green, blue = PALETTE[entry[0]]
+            r, g, b = red * strength >> 8, green * strength >> 8, blue * strength >> 8
+        if r or g or b:
+            at = 3 * place
+            colours[at] = r
+            colours[at + 1] = g
+            colours[at + 2] = b
+            total += (r + g + b) * len(leds[place])
     # scale everything down if the strip would draw more than the supply allows
     current = total * MA_PER_CHANNEL // 255
     if current > layout.max_ma:
