@@ -209,6 +209,9 @@ class Standalone:
         else:
             self.sensor = counting_sensor(calibration)
         self._values = array("i", [0] * channels)     # each reading, taken without a list
+        # and its counts for the session, in a list kept (the guide copies what it keeps): a
+        # list of 26 was a few of a nearly full heap's slowest allocations a changed reading
+        self._counts = [0] * channels
         self._render_at = 0
         self._render_waits = 0          # turns with a reading the LEDs have waited for
 
@@ -345,7 +348,11 @@ class Standalone:
             self.problem = str(error)
             return
         if changed:
-            counts = [0 if count is None else count for count in sensor.counts]
+            counts = self._counts
+            sensed = sensor.counts
+            for place in range(len(counts)):
+                count = sensed[place]
+                counts[place] = 0 if count is None else count
             self.session.update(counts, sensor.settled, sensor.faults)
 
     def press(self, button):
