@@ -61,14 +61,15 @@ class Buttons:
 
     def poll(self, now=None):
         """The presses (pressed True) and releases since the last poll, as (button, pressed,
-        time_ms) tuples, oldest first. `now`: the clock's time, when the caller has it."""
+        time_ms) tuples, oldest first (an empty tuple when there are none). `now`: the clock's
+        time, when the caller has it."""
         if now is None:
             now = self._clock.ticks_ms()
         if now - self._polled < POLL_MS:
             return NONE                 # a press lasts 30 ms and more: no need to look sooner
         self._polled = now
-        events = []
-        for i in range(len(NAMES)):
+        events = NONE               # a list only for a press or a release: most polls have
+        for i in range(len(NAMES)):     # none, and a Pico's nearly full heap is slow to fill
             pin = self._pins[i]
             if pin is None:
                 continue
@@ -78,5 +79,7 @@ class Buttons:
                 self._since[i] = now
             elif down != self.held[i] and now - self._since[i] >= self.debounce_ms:
                 self.held[i] = down
+                if events is NONE:
+                    events = []
                 events.append((i, down, self._since[i]))
         return events
