@@ -67,9 +67,9 @@ PACED_CHANNELS = 14             # a counted place is judged again every STEADY_M
                                 # board of up to 14 channels (2 x 6), slower on a larger one:
                                 # each judgement is 1-2 ms and a kilobyte of float garbage
                                 # on a Pico, whose heap (40 KB free on a 2 x 12 board) then
-                                # filled faster than the loop could collect it; and one a
-                                # frame at most (two, earned while the CPU was away, were
-                                # a frame's 2.5 ms of sensing)
+                                # filled faster than the loop could collect it; and one
+                                # judgement a frame at most, of a new band or a counted
+                                # place (two were a frame's 2.5 ms of sensing)
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
@@ -91,7 +91,7 @@ def counting_sensor(calibration):
     """
     channels = len(calibration.tare)
     steady_ms = STEADY_MS * channels // PACED_CHANNELS
-    return CountingSensor(calibration, native=native_counting, steady_most=1,
+    return CountingSensor(calibration, native=native_counting, judge_most=1,
                           steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS)
 
 

@@ -292,7 +292,7 @@ class CountingSensor:
       dropped into a pit bounces and the plate rings for about 100 ms; 200 ms of steadiness is
       16 frames, whose mean is 4 times less noisy than one frame; and a player sees 0.2 s as
       immediate. A count follows a step about settle_ms + 25 ms after it (a frame later for
-      every two places that changed in the same frame: JUDGE_MOST).
+      every two places that changed in the same frame: judge_most).
     - `tolerance=0.3`: the band's half-width in seeds. Noise at 0.05 seed a frame moves the
       median of 5 by 0.03 seed: 0.3 is ten deviations away, so noise never breaks a band, and a
       seed (1.0) always does.
@@ -319,9 +319,11 @@ class CountingSensor:
       trembling hand noticed). Each judgement is about 1 ms of floats on a Pico, and on a
       Pico its floats are heap objects, about a kilobyte of garbage: a board with many
       channels may pace them slower (firmware/standalone.py does, above 14 channels).
-    - `steady_most=2`: re-judgements in one frame at most (JUDGE_MOST, 2, is the most; a new
-      band's judgements are always up to two). One keeps each frame's floats to one
-      judgement's, where a CPU that was away has earned two (firmware/standalone.py).
+    - `judge_most=2`: judgements in one frame at most, of new bands or of counted places
+      (JUDGE_MOST, 2, is the most). One keeps every frame's floats to one judgement's, where
+      two places change together (a capture: the pit and the store) or a CPU that was away
+      has earned two re-judgements; the second place then counts a frame later
+      (firmware/standalone.py, where a frame with two was 1 to 2 ms over the frame's time).
     - `native=None`: a native version of the per-frame filter for `feed_values` (the Pico's
       firmware/fast.py `counting`): ``native(state, values, trusted, t_ms)`` works on the flat
       table, as the module says, and leaves in its header which channels need the Python step
@@ -331,11 +333,11 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "steady_ms", "steady_most", "_channels", "_state", "_native", "_t", "_near", "_far")
+                 "steady_ms", "judge_most", "_channels", "_state", "_native", "_t", "_near", "_far")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS,
-                 steady_most=JUDGE_MOST):
+                 judge_most=JUDGE_MOST):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -347,10 +349,10 @@ class CountingSensor:
         if isinstance(steady_ms, bool) or not isinstance(steady_ms, int) or steady_ms < JUDGE_MS:
             raise SensingError("steady_ms %r must be a whole number of milliseconds, %d or more"
                                % (steady_ms, JUDGE_MS))
-        if isinstance(steady_most, bool) or not isinstance(steady_most, int) or not (
-                1 <= steady_most <= JUDGE_MOST):
-            raise SensingError("steady_most %r must be a whole number of judgements, 1 to %d"
-                               % (steady_most, JUDGE_MOST))
+        if isinstance(judge_most, bool) or not isinstance(judge_most, int) or not (
+                1 <= judge_most <= JUDGE_MOST):
+            raise SensingError("judge_most %r must be a whole number of judgements, 1 to %d"
+                               % (judge_most, JUDGE_MOST))
         if not 0 < tolerance < 1:
             raise SensingError("tolerance %r must be between 0 and 1 seed" % (tolerance,))
         if isinstance(accept, bool) or not isinstance(accept, (int, float)) or not (
@@ -367,7 +369,7 @@ class CountingSensor:
         self.stuck_ms = stuck_ms
         self.motion = motion
         self.steady_ms = steady_ms
-        self.steady_most = steady_most
+        self.judge_most = judge_most
         if max_count is not None:
             _positive(max_count, "max_count")
         self.max_count = max_count      # the seeds in play: no place can hold more
@@ -486,16 +488,15 @@ class CountingSensor:
 
     def _judge_due(self, t_ms, changed):
         """The frame's judgements, in channel order: the new bands' that are due (the counts
-        the players wait for), JUDGE_MOST at most; in a frame with none of those, the counted
-        bands' re-judgements that are due and earned (`_earn`), steady_most at most. Each costs
-        a Pico 1 ms of floats: a frame where a count changes carries no re-judgement."""
+        the players wait for); in a frame with none of those, the counted bands'
+        re-judgements that are due and earned (`_earn`); judge_most at most. Each costs a Pico
+        1 ms of floats: a frame where a count changes carries no re-judgement."""
         st = self._state
         due = st[JUDGE]
         fresh = due != 0
-        most = JUDGE_MOST
+        most = self.judge_most
         if not fresh:
             due = st[STEADY]
-            most = self.steady_most
         i = 0
         made = 0
         while due and made < most:
@@ -518,12 +519,12 @@ class CountingSensor:
         """Time moves on to `t_ms`, a new frame: no judgement made in it yet, and the
         re-judgements of counted bands earned by now (in channel-ms: one costs steady_ms), at
         one and a half times the rate they fall due (a backlog clears), no more than
-        steady_most at once; a new band's judgements need none."""
+        judge_most at once; a new band's judgements need none."""
         state = self._state
         state[JUDGE] = state[STEADY] = 0
         if self._t is not None:
             credit = state[CREDIT] + (3 * len(self._channels) * int(t_ms - self._t) >> 1)
-            most = self.steady_most * self.steady_ms
+            most = self.judge_most * self.steady_ms
             state[CREDIT] = credit if credit < most else most
         self._t = t_ms
 
