@@ -214,6 +214,8 @@ class Standalone:
         self._counts = [0] * channels
         self._render_at = 0
         self._render_waits = 0          # turns with a reading the LEDs have waited for
+        self._drawn = None              # the guide's frame the strip shows,
+        self._stale = False             # drawn again in a reading's turn, not the newest
 
     # --- games ----------------------------------------------------------------------------
 
@@ -226,6 +228,7 @@ class Standalone:
         except RulesError as error:
             raise StandaloneError("game: %s" % error)
         self.skip_offered = False
+        self._drawn = None
 
     def _resume(self):
         """The game in the journal, if there is one this board can carry on."""
@@ -271,15 +274,26 @@ class Standalone:
         # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
         # (the frame the players wait for; drawing the guide's frame and the strip is 3 to 6
         # ms more on a 2 x 12 board): in the next turn, or after
-        # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away)
+        # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away);
+        # then the strip goes on animating the frame it shows, and the guide's newer one (2.5
+        # ms to draw on a nearly full heap) waits for the next turn without a reading, or for
+        # the next such draw at the latest (a CPU that has no turn without a reading)
         due = now >= self._render_at
         rendered = due and (not fed or self._render_waits >= RENDER_WAITS)
         if due and not rendered:
             self._render_waits += 1
         if rendered:
             self._render_waits = 0
-            self._render_at = now + RENDER_MS
-            shown = self.session.frame if self.calibrating is None else self.calibrating.frame()
+            if self.calibrating is not None:
+                self._render_at = now + RENDER_MS
+                shown = self.calibrating.frame()
+            elif fed and self._drawn is not None and not self._stale:
+                shown = self._drawn             # still due: the next turn without a reading
+                self._stale = True
+            else:
+                self._render_at = now + RENDER_MS
+                shown = self._drawn = self.session.frame
+                self._stale = False
             # the patterns' phase at the moment of drawing, not at the step's start: the
             # sensing and the guide may have taken tens of ms since (a relay's pick, a move's
             # start), and a blink drawn that late is a different blink to the players

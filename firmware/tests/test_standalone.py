@@ -251,29 +251,49 @@ def test_a_collection_found_due_goes_before_a_moves_files():
 
 def test_the_leds_are_drawn_on_a_turn_without_a_reading():
     """A turn that feeds the guide a reading is the frame the players wait for: the LEDs
-    (1 to 2 ms on a Pico) wait for the next turn, RENDER_WAITS turns with a reading at most
-    (those queued while the CPU was away). Turns 1 ms apart draw them off the readings'
-    turns, every RENDER_MS or so; turns 12 ms apart, each with a reading, draw them every
-    RENDER_WAITS + 1 turns."""
-    for every, late in ((1, 0), (12, RENDER_WAITS * 12)):
+    (3 to 6 ms on a Pico) wait for the next turn, RENDER_WAITS turns with a reading at most
+    (those queued while the CPU was away), and a reading's turn then animates the frame the
+    strip shows, not the guide's newer one (drawing it is 2.5 ms more), which the next
+    turn without a reading draws, or the next draw after that at the latest. Turns 1 ms
+    apart draw the guide's frames off the readings' turns, every RENDER_MS or so; turns 12 ms
+    apart, each with a reading, draw the frame shown once RENDER_WAITS turns have waited
+    after RENDER_MS, and the guide's newest RENDER_WAITS turns after that."""
+    for every in (1, 12):
         clock, device, app, folder = _standalone()
         seeds = rig.Seeds(app.session.game.pits + [0, 0])
         rig.run(clock, app, 400, before=seeds.load)
-        draws = []
+        strip = device.strip
+        show = strip.show_places
+        shown = []
+
+        def counted(colours, led_place):
+            shown.append(colours)
+            return show(colours, led_place)
+
+        strip.show_places = counted
+        draws = []              # (turns since the last draw, fed a reading, the guide's newest)
+        turns = 0
         for _ in range(1000 // every):
             due = app._render_at
             fed = app.frames
-            now = clock.ticks_ms()
+            drawn = len(shown)
             app.step()
-            if app._render_at != due:
-                draws.append((now - due, app.frames != fed))
+            turns += 1
+            if len(shown) != drawn:
+                draws.append((turns, app.frames != fed, app._render_at != due))
+                turns = 0
             clock.advance(every)
-        assert draws and all(0 <= lateness <= late + every for lateness, _ in draws), draws
-        if late == 0:
-            assert not any(fed for _, fed in draws), draws
+        assert draws, every
+        if every == 1:
+            assert all(newest and not fed for _, fed, newest in draws), draws
             assert len(draws) >= 1000 // (RENDER_MS + every) - 1, draws
         else:
-            assert all(fed for _, fed in draws), draws
+            assert all(fed for _, fed, _ in draws[1:]), draws
+            newest = [newest for _, _, newest in draws[1:]]
+            assert all(a != b for a, b in zip(newest, newest[1:])), draws   # in turn
+            for turns, _, newest in draws[1:]:
+                assert turns == (RENDER_WAITS + 1 if newest else
+                                 RENDER_MS // every + 1 + RENDER_WAITS), draws
 
 
 def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
