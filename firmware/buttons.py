@@ -68,7 +68,7 @@ class Buttons:
         if now - self._polled < POLL_MS:
             return NONE                 # a press lasts 30 ms and more: no need to look sooner
         self._polled = now
-        events = NONE               # a list only for a press or a release: most polls have
+        events = None               # a list only for a press or a release: most polls have
         for i in range(len(NAMES)):     # none, and a Pico's nearly full heap is slow to fill
             pin = self._pins[i]
             if pin is None:
@@ -79,7 +79,7 @@ class Buttons:
                 self._since[i] = now
             elif down != self.held[i] and now - self._since[i] >= self.debounce_ms:
                 self.held[i] = down
-                if events is NONE:
+                if events is None:
                     events = []
                 events.append((i, down, self._since[i]))
-        return events
+        return NONE if events is None else events
