@@ -412,8 +412,9 @@ class Timed(Standalone):
             wrapped[3] = self.sensor
             self.sensor._judge = counting(self.sensor._judge, 12)
         t = ticks_us()
-        Standalone._sense(self, now, trusted)
+        updated = Standalone._sense(self, now, trusted)
         part[0] = ticks_diff(ticks_us(), t)
+        return updated
 
     def _react(self):
         # the step's events, kept for its label: _react hands the session a new list

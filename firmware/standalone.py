@@ -252,12 +252,13 @@ class Standalone:
         LEDs (25 frames a second), the buzzer, the watchdog."""
         device = self.device
         now = self.clock.ticks_ms()
+        updated = False                 # the session worked on a changed reading
         if self.calibrating is None:
             trusted = device.sensors.take(self._values)
             fed = trusted >= 0
             if fed:
                 self.frames += 1
-                self._sense(now, trusted)
+                updated = self._sense(now, trusted)
         else:
             frame = device.sensors.read()
             fed = frame is not None
@@ -277,9 +278,13 @@ class Standalone:
         # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away);
         # then the strip goes on animating the frame it shows, and the guide's newer one (2.5
         # ms to draw on a nearly full heap) waits for the next turn without a reading, or for
-        # the next such draw at the latest (a CPU that has no turn without a reading)
+        # the next such draw at the latest (a CPU that has no turn without a reading); and
+        # not in a turn whose reading the session worked on (a move's lift, a step: 3 to 5
+        # ms), for RENDER_WAITS turns more at most
         due = now >= self._render_at
-        rendered = due and (not fed or self._render_waits >= RENDER_WAITS)
+        waits = self._render_waits
+        rendered = due and (not fed or waits >= RENDER_WAITS and (
+            not updated or waits >= 2 * RENDER_WAITS))
         if due and not rendered:
             self._render_waits += 1
         if rendered:
@@ -353,21 +358,23 @@ class Standalone:
 
     def _sense(self, now, trusted):
         """The reading in self._values (`trusted`: the bitmask of the cells to believe)
-        through the sensing, and what changed to the session."""
+        through the sensing, and what changed to the session; True when something did."""
         sensor = self.sensor
         try:
             changed = sensor.feed_values(now, self._values, trusted)
         except SensingError as error:       # a frame the converters should never give
             self.sensing_errors += 1
             self.problem = str(error)
-            return
-        if changed:
-            counts = self._counts
-            sensed = sensor.counts
-            for place in range(len(counts)):
-                count = sensed[place]
-                counts[place] = 0 if count is None else count
-            self.session.update(counts, sensor.settled, sensor.faults)
+            return False
+        if not changed:
+            return False
+        counts = self._counts
+        sensed = sensor.counts
+        for place in range(len(counts)):
+            count = sensed[place]
+            counts[place] = 0 if count is None else count
+        self.session.update(counts, sensor.settled, sensor.faults)
+        return True
 
     def press(self, button):
         """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""

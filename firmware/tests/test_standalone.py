@@ -257,7 +257,8 @@ def test_the_leds_are_drawn_on_a_turn_without_a_reading():
     turn without a reading draws, or the next draw after that at the latest. Turns 1 ms
     apart draw the guide's frames off the readings' turns, every RENDER_MS or so; turns 12 ms
     apart, each with a reading, draw the frame shown once RENDER_WAITS turns have waited
-    after RENDER_MS, and the guide's newest RENDER_WAITS turns after that."""
+    after RENDER_MS, and the guide's newest RENDER_WAITS turns after that; RENDER_WAITS turns
+    more at most where the session worked on those turns' readings."""
     for every in (1, 12):
         clock, device, app, folder = _standalone()
         seeds = rig.Seeds(app.session.game.pits + [0, 0])
@@ -292,8 +293,8 @@ def test_the_leds_are_drawn_on_a_turn_without_a_reading():
             newest = [newest for _, _, newest in draws[1:]]
             assert all(a != b for a, b in zip(newest, newest[1:])), draws   # in turn
             for turns, _, newest in draws[1:]:
-                assert turns == (RENDER_WAITS + 1 if newest else
-                                 RENDER_MS // every + 1 + RENDER_WAITS), draws
+                least = RENDER_WAITS + 1 if newest else RENDER_MS // every + 1 + RENDER_WAITS
+                assert least <= turns <= least + RENDER_WAITS, draws
 
 
 def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
