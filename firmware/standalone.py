@@ -57,7 +57,8 @@ JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second,
 RENDER_WAITS = 3                # on a turn without a reading (this many readings' turns later
-                                # at most: those queued during a collection, a CPU too busy)
+                                # at most: those queued during a collection, a CPU too busy;
+                                # twice as many when the session worked on those readings)
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the

@@ -338,11 +338,15 @@ class Guide:
         self.target = self._position_board()
         self.mistake = None
 
+    def _pit_base(self):
+        """The mover's move m is pit _pit_base() + m (the mover's pits, 1-based moves)."""
+        return self.game.to_move * self.game.rules.n - 1
+
     def _move_of(self, pit):
-        return pit - self.game.to_move * self.game.rules.n + 1
+        return pit - self._pit_base()
 
     def _legal_pits(self):
-        base = self.game.to_move * self.game.rules.n - 1
+        base = self._pit_base()
         return [base + move for move in self.game.legal_moves()]
 
     def _script(self, move):
@@ -694,7 +698,7 @@ class Guide:
     def _render_await(self, frame):
         game = self.game
         colour = PLAYER_COLOURS[game.to_move]
-        base = game.to_move * game.rules.n - 1          # move m is pit base + m (_legal_pits)
+        base = self._pit_base()
         pattern = FORCED if game.rules.forced else STEADY
         for move in game.legal_moves():     # one list, not three: a Pico's heap is full
             frame.set(base + move, colour, pattern)
