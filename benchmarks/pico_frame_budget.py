@@ -459,10 +459,10 @@ place_colours = standalone.place_colours
 drawn = [None]              # the guide frame the strip shows: the one last drawn
 
 
-def timed_colours(frame, layout, now):
+def timed_colours(frame, layout, now, out=None):
     drawn[0] = frame
     t = ticks_us()
-    colours = place_colours(frame, layout, now)
+    colours = place_colours(frame, layout, now, out)
     part[2] = ticks_diff(ticks_us(), t)
     return colours
 

@@ -89,6 +89,9 @@ class Bridge:
         self._led_place = None if self.layout is None else led_places(
             self.layout.leds, device.strip.count)
         self.frame = None           # the guide frame on show (LedFrame), drawn every RENDER_MS
+        # its colours, a place's 3 (one kept: no new one a frame; _show_frame takes only
+        # frames of the layout's places)
+        self._colours = None if self.layout is None else bytearray(3 * len(self.layout.leds))
         self._render_at = 0
         self._poll_at = 0
         # On the Pico each reading goes from the HX711s' reader to the wire as a whole frame
@@ -136,7 +139,7 @@ class Bridge:
             link.poll()
         if self.frame is not None and now >= self._render_at:
             self._render_at = now + RENDER_MS
-            device.strip.show_places(place_colours(self.frame, self.layout, now),
+            device.strip.show_places(place_colours(self.frame, self.layout, now, self._colours),
                                      self._led_place)
         device.tick()
 

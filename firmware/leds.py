@@ -116,6 +116,13 @@ def led_places(layout_leds, count):
     return places
 
 
+# what a frame holds: every LED off; R, G, B bytes an LED; R, G, B bytes a place and each
+# LED's place
+OFF = const(0)
+PIXELS = const(1)
+PLACES = const(2)
+
+
 class Strip:
     """`count` RGB NeoPixels on GPIO `pin`, wired in colour `order` (one of ORDERS), on PIO
     state machine `state_machine` (4..7, block 1: block 0 reads the load cells)."""
@@ -133,10 +140,17 @@ class Strip:
         self.state_machine = state_machine
         # where R, G and B go in an LED's word: the first colour on the wire in byte 3
         self._at = (3 - order.index("R"), 3 - order.index("G"), 3 - order.index("B"))
-        self._buffers = (bytearray(4 * count), bytearray(4 * count))
+        self._buffers = (bytearray(4 * count), bytearray(4 * count))   # every LED off
         self._next = 0                  # the buffer the next frame is filled into
-        self._pending = None            # (kind, data): a frame waiting for the line
-        self._shown = None              # what is on the strip: (kind, data)
+        # two frames: the one on the strip, and the one waiting for the line (kind OFF and
+        # nothing waiting: False). Each is a kind, the strip's own copy of its bytes and
+        # (PLACES) each LED's place. The copies are kept, two a kind, and a frame given is
+        # copied into the one not on show: a new bytearray a frame is a search of the
+        # heap's table, which on a Pico whose heap is nearly full took 1 to 3 ms
+        self._copies = {PIXELS: None, PLACES: None}
+        self._kind, self._bytes, self._led_place = OFF, None, None
+        self._waiting = False
+        self._waiting_kind, self._waiting_bytes, self._waiting_led_place = OFF, None, None
         self._sent_us = 0
         self._frame_us = LED_US * count + RESET_US
         self._sm = rp2.StateMachine(state_machine, WS2812, freq=FREQ,
@@ -149,7 +163,7 @@ class Strip:
                                          irq_quiet=True)
         self.writes = 0                 # frames sent
         self.waited = 0                 # times a frame waited for the one on the wire
-        self._send(("pixels", bytes(3 * count)))   # all off: a strip powers up any way
+        self._send()                    # all off: a strip powers up any way
 
     # --- what to show -----------------------------------------------------------------------
 
@@ -159,16 +173,16 @@ class Strip:
         if len(pixels) != 3 * self.count:
             raise ValueError("leds: %d bytes for a strip of %d LEDs (3 each: %d)" % (
                 len(pixels), self.count, 3 * self.count))
-        return self._want(("pixels", bytes(pixels)))
+        return self._want(PIXELS, pixels, None)
 
     def show_places(self, colours, led_place):
-        """Show a colour per place: `colours` R, G, B bytes, 3 a place (kept as given: do not
-        change them after); `led_place` each LED's place (`led_places` makes it from a layout).
-        False when the strip shows them already."""
+        """Show a colour per place: `colours` R, G, B bytes, 3 a place (copied: the caller
+        may fill them again for its next frame); `led_place` each LED's place (`led_places`
+        makes it from a layout; kept as given). False when the strip shows them already."""
         if len(led_place) != self.count:
             raise ValueError("leds: %d LEDs placed for a strip of %d" % (
                 len(led_place), self.count))
-        return self._want(("places", colours, led_place))
+        return self._want(PLACES, colours, led_place)
 
     def show_pixels(self, colours):
         """Show a list of (r, g, b) tuples, one per LED."""
@@ -186,30 +200,54 @@ class Strip:
 
     def off(self):
         """Every LED off."""
-        return self.show(bytes(3 * self.count))
+        return self._want(OFF, None, None)
 
     @property
     def pixels(self):
         """What the strip shows (or is about to), as R, G, B bytes for each LED."""
-        frame = self._pending or self._shown
-        if frame[0] == "pixels":
-            return frame[1]
-        colours, led_place = frame[1], frame[2]
+        if self._waiting:
+            kind, data, led_place = (self._waiting_kind, self._waiting_bytes,
+                                     self._waiting_led_place)
+        else:
+            kind, data, led_place = self._kind, self._bytes, self._led_place
+        if kind == OFF:
+            return bytes(3 * self.count)
+        if kind == PIXELS:
+            return bytes(data)
         out = bytearray(3 * self.count)
         for i in range(self.count):
             place = led_place[i]
             if place != NO_PLACE:
-                out[3 * i:3 * i + 3] = colours[3 * place:3 * place + 3]
+                out[3 * i:3 * i + 3] = data[3 * place:3 * place + 3]
         return bytes(out)
 
     # --- the line ---------------------------------------------------------------------------
 
-    def _want(self, frame):
-        if frame == (self._pending or self._shown):
+    def _want(self, kind, data, led_place):
+        if self._waiting:
+            latest, latest_bytes, latest_led_place = (self._waiting_kind, self._waiting_bytes,
+                                                      self._waiting_led_place)
+        else:
+            latest, latest_bytes, latest_led_place = self._kind, self._bytes, self._led_place
+        if kind == latest and (kind == OFF or latest_bytes == data and (
+                kind == PIXELS or latest_led_place is led_place
+                or latest_led_place == led_place)):
             return False
-        self._pending = frame
+        if kind != OFF:
+            copy = self._spare(kind, len(data))
+            copy[:] = data
+            data = copy
+        self._waiting = True
+        self._waiting_kind, self._waiting_bytes, self._waiting_led_place = kind, data, led_place
         self.poll()
         return True
+
+    def _spare(self, kind, size):
+        """The copy of a `kind` frame's bytes that is not on show, `size` bytes long."""
+        copies = self._copies[kind]
+        if copies is None or len(copies[0]) != size:
+            copies = self._copies[kind] = (bytearray(size), bytearray(size))
+        return copies[1] if self._bytes is copies[0] else copies[0]
 
     def busy(self):
         """True while a frame is on the wire, or its reset time has not passed yet."""
@@ -218,32 +256,37 @@ class Strip:
 
     def poll(self):
         """Send the frame that waits, if the line is free (the main loops call this)."""
-        frame = self._pending
-        if frame is None:
+        if not self._waiting:
             return
         if self.busy():
             self.waited += 1
             return
-        self._pending = None
-        self._send(frame)
+        self._waiting = False
+        self._kind, self._bytes, self._led_place = (self._waiting_kind, self._waiting_bytes,
+                                                    self._waiting_led_place)
+        self._waiting_bytes = self._waiting_led_place = None
+        self._send()
 
     def flush(self, clock):
         """Wait (on `clock`, see clock.py) until the frame that waits is on the strip: for a
         frame shown once with no main loop to poll after it (a fault at boot)."""
         for _ in range(100):            # a frame takes 10 ms at the most
-            if self._pending is None:
+            if not self._waiting:
                 return
             clock.sleep_ms(1)
             self.poll()
 
-    def _send(self, frame):
+    def _send(self):
+        """The frame on show (self._kind ...) onto the wire."""
         words = self._buffers[self._next]
         self._next ^= 1
-        if frame[0] == "pixels":
-            _pack(frame[1], words, self._at)
+        kind = self._kind
+        if kind == PIXELS:
+            _pack(self._bytes, words, self._at)
+        elif kind == PLACES:
+            _pack_places(self._bytes, self._led_place, words, self._at)
         else:
-            _pack_places(frame[1], frame[2], words, self._at)
-        self._shown = frame
+            _pack(bytes(3 * self.count), words, self._at)
         self._sent_us = machine.mem32[TIMERAWL]
         self._dma.config(read=words, write=self._fifo, count=self.count, ctrl=self._ctrl,
                          trigger=True)

@@ -213,6 +213,7 @@ class Standalone:
         # and its counts for the session, in a list kept (the guide copies what it keeps): a
         # list of 26 was a few of a nearly full heap's slowest allocations a changed reading
         self._counts = [0] * channels
+        self._colours = bytearray(3 * channels)     # each LED frame's colours, a place's 3
         self._render_at = 0
         self._render_waits = 0          # turns with a reading the LEDs have waited for
         self._drawn = None              # the guide's frame the strip shows,
@@ -303,8 +304,9 @@ class Standalone:
             # the patterns' phase at the moment of drawing, not at the step's start: the
             # sensing and the guide may have taken tens of ms since (a relay's pick, a move's
             # start), and a blink drawn that late is a different blink to the players
-            device.strip.show_places(place_colours(shown, self.layout, self.clock.ticks_ms()),
-                                     self._led_place)
+            device.strip.show_places(
+                place_colours(shown, self.layout, self.clock.ticks_ms(), self._colours),
+                self._led_place)
         if self.calibrating is None:
             self._work_ahead(now, not fed and not rendered)
         device.tick(not fed)            # the heap's look and collection on a turn of its own

@@ -3,7 +3,7 @@
 import pytest
 
 from controller.guide.frame import Frame, PATTERNS, DARK, STEADY, FLASH, MORE, LESS
-from controller.guide.pixels import LedLayout, PALETTE, current_ma, level, render
+from controller.guide.pixels import LedLayout, PALETTE, current_ma, level, place_colours, render
 
 
 def test_each_place_lights_its_own_leds_in_its_colour():
@@ -40,6 +40,23 @@ def test_brightness_and_current_caps():
     assert current_ma(pixels) <= 3000
     dim = render(frame, LedLayout.rings(26, 12, brightness=32, max_ma=100000), 0)
     assert max(max(p) for p in dim) <= 240 * 32 // 256
+
+
+def test_colours_filled_into_a_kept_buffer_equal_new_ones():
+    """A Pico fills one bytearray frame after frame: whatever the last frame lit is cleared."""
+    layout = LedLayout.rings(14, 12, brightness=256, max_ma=1500)
+    lit = Frame(14)
+    for place in range(14):
+        lit.set(place, "fault", STEADY)                     # capped: every byte scaled down
+    quiet = Frame(14)
+    quiet.set(3, "south", STEADY)
+    kept = bytearray(3 * 14)
+    for frame in (lit, quiet, lit):
+        filled = place_colours(frame, layout, 0, kept)
+        assert filled is kept and kept == place_colours(frame, layout, 0)
+    assert kept != bytes(42) and place_colours(quiet, layout, 0, kept)[:9] == bytes(9)
+    with pytest.raises(ValueError, match="41 bytes for the colours of 14 places"):
+        place_colours(quiet, layout, 0, bytearray(41))
 
 
 def test_bad_layouts_are_refused():

@@ -256,7 +256,7 @@ class Guide:
         if self.phase == AWAIT:
             if counts == self.board.places():
                 return True
-            for move in self.game.legal_moves():
+            for move in self.game.legal:
                 if self._ahead(counts, settled, move, 0):
                     return True
             return False
@@ -276,11 +276,11 @@ class Guide:
             if not self.game.resolved:
                 self.game.legal_moves()         # a piece of its own: a relay for each pit
                 return True
-            for move in self.game.legal_moves():
+            for move in self.game.legal:
                 if move not in self.scripts:
                     self._script(move)
                     return True
-            for move in self.game.legal_moves():
+            for move in self.game.legal:
                 if (move, 0) not in self._looks:
                     self._look(move, 0)
                     return True
@@ -300,14 +300,14 @@ class Guide:
         if self.phase == AWAIT:
             if not self.game.resolved:
                 return False
-            for move in self.game.legal_moves():
+            for move in self.game.legal:
                 if move not in self.scripts or (move, 0) not in self._looks:
                     return False
         return True
 
     def show_hint(self, move):
         """Light `move` (a legal own pit number, e.g. from a computer player) as a hint."""
-        if self.phase == AWAIT and move in self.game.legal_moves():
+        if self.phase == AWAIT and move in self.game.legal:
             self.hint = move
             self._redraw()
 
@@ -347,7 +347,7 @@ class Guide:
 
     def _legal_pits(self):
         base = self._pit_base()
-        return [base + move for move in self.game.legal_moves()]
+        return [base + move for move in self.game.legal]
 
     def _script(self, move):
         script = self.scripts.get(move)
@@ -538,7 +538,7 @@ class Guide:
         if still and not self.confirmed:
             self._clear_mistake(settled)
             return
-        for move in self.game.legal_moves():
+        for move in self.game.legal:
             steps = self._ahead(counts, settled, move, 0, still)
             if steps:
                 self._start(move, steps)
@@ -700,7 +700,7 @@ class Guide:
         colour = PLAYER_COLOURS[game.to_move]
         base = self._pit_base()
         pattern = FORCED if game.rules.forced else STEADY
-        for move in game.legal_moves():     # one list, not three: a Pico's heap is full
+        for move in game.legal:            # no list made: a Pico's heap is full
             frame.set(base + move, colour, pattern)
         if self.hint is not None:           # a legal move (show_hint)
             frame.set(base + self.hint, HINT, PICK)

@@ -101,12 +101,20 @@ class LedLayout:
                          places * per_place, brightness, max_ma)
 
 
-def place_colours(frame, layout, t_ms):
+def place_colours(frame, layout, t_ms, out=None):
     """The colour of each place of `frame` at time `t_ms`, within the layout's caps: R, G, B
     bytes, 3 a place (every LED of a place shows its place's colour). A board that fills its
-    strip place by place (the Pico's firmware) needs no more than this."""
+    strip place by place (the Pico's firmware) needs no more than this. `out`, a bytearray of
+    3 bytes a place, is filled and returned instead of a new one (a Pico's heap, nearly full,
+    is slow to find room for a new one)."""
     places = frame.places
-    colours = bytearray(3 * len(places))
+    if out is None:
+        colours = bytearray(3 * len(places))
+    elif len(out) != 3 * len(places):
+        raise ValueError("%d bytes for the colours of %d places (3 each)" % (
+            len(out), len(places)))
+    else:
+        colours = out
     total = 0
     brightness = layout.brightness
     leds = layout.leds
@@ -114,19 +122,20 @@ def place_colours(frame, layout, t_ms):
     r = g = b = 0           # a board's Uurs, show the same, worked out once (a Pico: 80 us each)
     for place in range(len(places)):
         entry = places[place]
+        at = 3 * place
         if entry[1] == DARK:                # most places, most of the time: nothing to do
+            if out is not None:
+                colours[at] = colours[at + 1] = colours[at + 2] = 0
             continue
         if entry != shown:
             shown = entry
             strength = level(entry[1], t_ms) * brightness // 256
             red, green, blue = PALETTE[entry[0]]
             r, g, b = red * strength >> 8, green * strength >> 8, blue * strength >> 8
-        if r or g or b:
-            at = 3 * place
-            colours[at] = r
-            colours[at + 1] = g
-            colours[at + 2] = b
-            total += (r + g + b) * len(leds[place])
+        colours[at] = r
+        colours[at + 1] = g
+        colours[at + 2] = b
+        total += (r + g + b) * len(leds[place])
     # scale everything down if the strip would draw more than the supply allows
     current = total * MA_PER_CHANNEL // 255
     if current > layout.max_ma:

@@ -381,7 +381,16 @@ class Game:
         """The mover's legal moves as a sorted list of own pit numbers (empty when over)."""
         if self._legal is None:
             self._resolve()
-        return self._legal[:]
+        return list(self._legal)
+
+    @property
+    def legal(self):
+        """The same moves as `legal_moves()`, in a tuple every caller shares: nothing is
+        made to read them (the guide asks at every reading while a board waits for a move,
+        and a new list is a search of a Pico's nearly full heap, up to a millisecond)."""
+        if self._legal is None:
+            self._resolve()
+        return self._legal
 
     def is_legal(self, move):
         if self._over:
@@ -750,7 +759,7 @@ class Game:
                     return
         if rules.first_move_right and self.first_move and legal:
             legal = [legal[-1]]
-        self._legal = legal
+        self._legal = tuple(legal)
         if not legal:
             self._finish(END_ENDLESS if rules.mangala else END_NO_MOVE)
 
@@ -759,7 +768,7 @@ class Game:
         rules = self.rules
         self._over = True
         self._end_reason = reason
-        self._legal = []
+        self._legal = ()
         self._candidates = []
         self._children = {}
         scores = self.captured[:]

@@ -136,6 +136,32 @@ def test_places_are_drawn_led_by_led_through_the_layout():
     assert strip.show_places(b"\x01\x02\x03\x04\x05\x06", places) is False
 
 
+def test_the_strip_keeps_its_own_copy_of_a_frame():
+    """The guide's colours are filled into one buffer frame after frame: the strip copies
+    each, so a refilled buffer is a new frame and the one waiting for the line is the one given."""
+    clock = rig.fresh_pico()
+    from leds import led_places
+    strip = Strip(22, 176)
+    places = led_places([range(0, 88), range(88, 176)], 176)
+    clock.advance(6)
+    colours = bytearray(b"\x01\x02\x03\x04\x05\x06")
+    assert strip.show_places(colours, places) is True
+    colours[0] = 9                              # refilled while the frame is on the wire
+    assert strip.pixels[:3] == b"\x01\x02\x03"
+    assert strip.show_places(colours, places) is True and strip.waited == 1
+    colours[0] = 7                              # refilled while that one waits
+    assert strip.pixels[:3] == b"\x09\x02\x03"
+    clock.advance(6)
+    strip.poll()
+    assert rig.on_wire(strip)[:3] == b"\x02\x09\x03"        # G, R, B
+    assert strip.show_places(bytearray(b"\x09\x02\x03\x04\x05\x06"), places) is False
+    assert strip.show_places(colours, places) is True
+    assert strip.off() is True and strip.off() is False      # the newest waits: off
+    clock.advance(6)
+    strip.poll()
+    assert rig.on_wire(strip) == bytes(3 * 176) and strip.pixels == bytes(3 * 176)
+
+
 def test_watchdog_starts_on_demand_and_is_fed_by_the_loop():
     clock = rig.fresh_pico()
     off = Watchdog(0)

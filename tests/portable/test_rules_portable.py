@@ -108,6 +108,22 @@ def test_seeds_conserved_in_random_games():
                 assert sum(game.scores) + left == total, (variant, game.moves)
 
 
+def test_legal_is_legal_moves_shared_and_unchangeable():
+    """`legal` is legal_moves() without a list made: the same moves, the same tuple each
+    time it is read, through a game and at its end."""
+    for variant in _variants():
+        for game, chooser in _random_games(variant, 2):
+            while game.ply < MAX_PLIES:
+                legal = game.legal
+                assert isinstance(legal, tuple) and game.legal is legal
+                assert list(legal) == game.legal_moves()
+                move = _pick(game, chooser)
+                if move is None:
+                    break
+                game.push(move)
+            assert game.legal == () or game.ply >= MAX_PLIES
+
+
 def test_step_script_carries_out_the_move():
     for variant in _variants():
         for game, chooser in _random_games(variant):
