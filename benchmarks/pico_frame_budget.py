@@ -52,7 +52,9 @@ look-ahead, its scripts of moves and the journal's appends; the sounds (`_react`
 guide's frame (drawn when the LEDs' turn asks for it), the LED render and the strip write,
 the sensors' read, the device's tick and the buttons' poll; the files a completed move
 leaves (its journal lines, the calibration) written at the end of a step, counted as a step
-of their own ("flash"), and the next move's scripts made on idle turns ("prepare"). The wrappers allocate nothing (no `*args` tuple: on
+of their own ("flash"), the next move's scripts made on idle turns ("prepare"), and the
+counted places' re-judgements made on idle turns ("rejudge"). The wrappers allocate nothing
+(no `*args` tuple: on
 the Pico's nearly full heap finding room for one took up to 0.6 ms), each step's label is
 worked out after it, and the player follows the frame the strip was last drawn with (asked
 for between steps, the guide's frame would be drawn outside the steps timed). It prints:
@@ -428,9 +430,20 @@ class Timed(Standalone):
     def _work_ahead(self, now, idle):
         due, calibration_due = self.storage.due, self.calibration_due    # (no tuple made)
         t = ticks_us()
-        Standalone._work_ahead(self, now, idle)
+        did = Standalone._work_ahead(self, now, idle)
         if self.storage.due != due or self.calibration_due != calibration_due:  # a file written
             part[10] += ticks_diff(ticks_us(), t)
+        return did
+
+    def _rejudge(self):
+        # a re-judgement in a turn without a reading: timed as sensing, labelled "rejudge"
+        rejudged[0] = True
+        t = ticks_us()
+        Standalone._rejudge(self)
+        part[0] += ticks_diff(ticks_us(), t)
+
+
+rejudged = [False]
 
 
 def accepted(guide):
@@ -594,6 +607,9 @@ while True:
         label = (label + "+render") if label else "render"
     if part[11]:
         label = (label + "+prepare") if label else "prepare"
+    if rejudged[0]:
+        rejudged[0] = False
+        label = (label + "+rejudge") if label else "rejudge"
     if collected:
         label = (label + "+gc") if label else "gc"
     if flash:
@@ -623,7 +639,7 @@ while True:
         if waiting and think_from is None:
             think_from = time.ticks_ms()
         if not waiting or time.ticks_diff(time.ticks_ms(), think_from) >= %(think_ms)d:
-            last_places = shown
+            last_places = list(shown)       # (the guide draws every frame into one Frame)
             think_from = None
             print("F", len(game.moves), frame.encode().hex())
     clock.sleep_ms(1)
@@ -801,7 +817,8 @@ def worst_frame(result: dict, collected: bool = False) -> tuple[str, list[int]]:
     found = ("none", [0] * ENTRY)
     for label, entry in result["worst"].items():
         kinds = label.split("+")
-        if kinds[0] in ("render", "gc", "flash", "prepare") or collected != ("gc" in kinds):
+        if kinds[0] in ("render", "gc", "flash", "prepare", "rejudge") or \
+                collected != ("gc" in kinds):
             continue
         if entry[1] > found[1][1]:
             found = (label, entry)
@@ -812,7 +829,8 @@ KINDS = (("reading", "a reading that changed nothing"), ("drop", "a seed dropped
          ("pick", "a relay's pick"), ("capture", "a capture"), ("uur", "an Uur"),
          ("collect", "the end's collection"), ("start", "a move lifted"),
          ("done", "a move completed"), ("flash", "a file written after a step's reading"),
-         ("prepare", "a move's script prepared on an idle turn"))
+         ("prepare", "a move's script prepared on an idle turn"),
+         ("rejudge", "a counted place judged again on an idle turn"))
 
 
 def dominant(label: str, entry: list[int]) -> str:

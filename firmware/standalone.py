@@ -69,8 +69,9 @@ PACED_CHANNELS = 14             # a counted place is judged again every STEADY_M
                                 # each judgement is 1-2 ms and a kilobyte of float garbage
                                 # on a Pico, whose heap (40 KB free on a 2 x 12 board) then
                                 # filled faster than the loop could collect it; and one
-                                # judgement a frame at most, of a new band or a counted
-                                # place (two were a frame's 2.5 ms of sensing)
+                                # judgement a frame at most, of a new band (the counted
+                                # places' wait for a turn without a reading: in a reading's
+                                # turn with a step of the game, 3 to 5 ms of sensing)
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
@@ -85,7 +86,8 @@ FAULT = ((147, 500),)
 def counting_sensor(calibration):
     """The board's sensing: the native per-frame filter where there is one, and the counted
     places' re-judgements paced so that a large board makes no more of them a second than
-    a 2 x 6 one (PACED_CHANNELS).
+    a 2 x 6 one (PACED_CHANNELS), each made in a turn of the loop without a reading
+    (`Standalone._rejudge`).
 
         >>> counting_sensor(Calibration([0] * 26, [1000.0] * 26)).steady_ms
         464
@@ -93,7 +95,8 @@ def counting_sensor(calibration):
     channels = len(calibration.tare)
     steady_ms = STEADY_MS * channels // PACED_CHANNELS
     return CountingSensor(calibration, native=native_counting, judge_most=1,
-                          steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS)
+                          steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS,
+                          rejudge_apart=True)
 
 
 class StandaloneError(ValueError):
@@ -189,6 +192,8 @@ class Standalone:
         self.session = self._resume()
         if self.session is None:
             self.new_game()
+        else:
+            self._resolved()
         places = self.session.guide.size
         if places != channels:
             raise StandaloneError("%s has %d places (pits and stores); the board has %d load "
@@ -226,18 +231,25 @@ class Standalone:
         game = self.settings
         try:
             self.session = Session(self.storage, game["variant"], game["options"],
-                                   sync=SYNC_MOVE, match=game["match"])
+                                   sync=SYNC_MOVE, match=game["match"], one_frame=True)
         except RulesError as error:
             raise StandaloneError("game: %s" % error)
         self.skip_offered = False
         self._drawn = None
+        self._resolved()
+
+    def _resolved(self):
+        """The game's legal moves worked out now, before the loop's first turns: the first
+        LED frame would otherwise work them out (a relay from every pit: 8 ms on a 2 x 12
+        Pico) in a turn with the first reading."""
+        self.session.game.legal_moves()
 
     def _resume(self):
         """The game in the journal, if there is one this board can carry on."""
         if not self.storage.lines():
             return None
         try:
-            session = Session.resume(self.storage, SYNC_MOVE)
+            session = Session.resume(self.storage, SYNC_MOVE, one_frame=True)
         except (SessionError, RulesError, ValueError) as error:
             self.problem = "journal not resumed: %s" % error
             return None
@@ -307,9 +319,13 @@ class Standalone:
             device.strip.show_places(
                 place_colours(shown, self.layout, self.clock.ticks_ms(), self._colours),
                 self._led_place)
+        spare = not fed
         if self.calibrating is None:
-            self._work_ahead(now, not fed and not rendered)
-        device.tick(not fed)            # the heap's look and collection on a turn of its own
+            idle = spare and not rendered
+            if not self._work_ahead(now, idle) and idle and self.sensor.rejudge_due:
+                self._rejudge()         # a turn of its own: 1 to 2 ms of floats
+                spare = False
+        device.tick(spare)              # the heap's look and collection on a turn of its own
 
     def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
@@ -322,28 +338,26 @@ class Standalone:
         meanwhile keep the next turns busy, and the scripts would not be made in time). A
         CPU too busy for idle turns does not keep the files waiting more than
         SCRIPTS_FIRST_MS, nor one too late for the reads to be queued more than UNPLANNED_MS
-        (a game kept is worth a few untrusted readings)."""
+        (a game kept is worth a few untrusted readings). True when it did something."""
         session = self.session
         storage = self.storage
         waiting = storage.due or self.calibration_due
         if not waiting:
             self._waiting_since = None
-            if idle:
-                session.prepare()
-            return
+            return idle and session.prepare()
         if self._waiting_since is None:
             self._waiting_since = now
         if idle and not session.prepared and session.prepare():
-            return
+            return True
         waited = now - self._waiting_since
         if not session.prepared and waited < SCRIPTS_FIRST_MS:
-            return
+            return False
         # a collection found due goes first (Device.tick, after this): a file opened on a
         # full heap fails for want of its kilobyte in one piece
         if self.device.collect_due and waited < UNPLANNED_MS:
-            return
+            return False
         if not (self.device.may_be_away() or waited >= UNPLANNED_MS):
-            return
+            return False
         if storage.due:
             storage.write()
         else:
@@ -358,6 +372,7 @@ class Standalone:
                 if self.problem == UNSAVED:
                     self.problem = None
         self._waiting_since = now       # the next file waits from now
+        return True
 
     def _sense(self, now, trusted):
         """The reading in self._values (`trusted`: the bitmask of the cells to believe)
@@ -371,13 +386,24 @@ class Standalone:
             return False
         if not changed:
             return False
+        self._update()
+        return True
+
+    def _update(self):
+        """The sensing's counts, settled flags and faults to the session."""
+        sensor = self.sensor
         counts = self._counts
         sensed = sensor.counts
         for place in range(len(counts)):
             count = sensed[place]
             counts[place] = 0 if count is None else count
         self.session.update(counts, sensor.settled, sensor.faults)
-        return True
+
+    def _rejudge(self):
+        """The counted places' re-judgements that are due (the sensing leaves them to a turn
+        without a reading: `counting_sensor`), and what changed to the session."""
+        if self.sensor.rejudge():
+            self._update()
 
     def press(self, button):
         """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""

@@ -141,6 +141,27 @@ def test_whole_games_counting(variant, rate):
     assert (made > 0) == (rate > 0)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_guide_drawing_into_one_frame_shows_what_a_new_frame_would(variant):
+    """Guide(one_frame=True), a Pico's: every frame drawn into the same Frame, place for
+    place what a guide drawing a new Frame each change shows, through a game with mistakes."""
+    rng = random.Random(3)
+    game, mirror = Game(variant), Game(variant)
+    guide, kept = Guide(game), Guide(mirror, one_frame=True)
+    counts = game.pits + [0, 0]
+    player = LedPlayer(game.rules.n, rng, 0.05)
+    frames = set()
+    for _ in range(100000):
+        if guide.phase == OVER:
+            break
+        guide.update(counts)
+        kept.update(counts)
+        assert kept.frame.places == guide.frame.places, (guide.phase, counts)
+        frames.add(id(kept.frame))
+        apply_action(player.next_action(guide.frame, counts), counts, player)
+    assert kept.phase == OVER and len(frames) == 1 and player.mistakes
+
+
 def play_activity(variant, seed, rate):
     rng = random.Random(seed)
     game = Game(variant)

@@ -405,6 +405,60 @@ def test_new_counts_are_judged_two_a_frame_at_most(judge_most):
     assert max(counted_at.values()) - min(counted_at.values()) <= 14 // judge_most * FRAME_MS
 
 
+class Apart:
+    """A CountingSensor with rejudge_apart, as a Pico's loop drives it: each frame fed, then
+    the re-judgements due made in a turn of their own (`rejudge`)."""
+
+    def __init__(self, sensor: CountingSensor) -> None:
+        self.sensor = sensor
+
+    def feed(self, t_ms, raw):
+        return self.sensor.feed(t_ms, raw) + self.sensor.rejudge()
+
+    def __getattr__(self, name):
+        return getattr(self.sensor, name)
+
+
+def test_re_judgements_apart_are_made_only_by_rejudge_at_the_same_pace():
+    """rejudge_apart: a still, counted board's frames re-judge nothing; `rejudge()` after each
+    frame makes the re-judgements, each place about every steady_ms, as feed would have."""
+    cells = LoadCells(random.Random(7), channels=14, counts=[4] * 12 + [0, 0])
+    sensor = CountingSensor(cells.calibration(), judge_most=1, rejudge_apart=True)
+    t = settle(Apart(sensor), cells)
+    assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
+    in_feed = made = 0
+    for _ in range(400):                        # 5 s
+        last = list(sensor.values)
+        sensor.feed(t, cells.frame(t))
+        in_feed += sum(1 for i in range(14) if sensor.values[i] != last[i])
+        last = list(sensor.values)
+        due = sensor.rejudge_due
+        assert sensor.rejudge() == []
+        judged = sum(1 for i in range(14) if sensor.values[i] != last[i])
+        assert judged <= 1 and (judged == 1) == due
+        assert sensor.rejudge() == [] and list(sensor.values) == list(sensor.values)
+        made += judged
+        t += FRAME_MS
+    assert in_feed == 0
+    assert 14 * 5.4 * 1000 / STEADY_MS * 0.9 <= made <= 14 * 5.4 * 1000 / STEADY_MS * 1.1
+    assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_re_judgements_apart_count_and_track_drift_as_well(seed):
+    """Ten minutes of a 2 x 6 board's changes, spikes and drift with the re-judgements made
+    apart (a Pico's standalone loop): no settled count wrong, every count in time, the
+    creep followed."""
+    rng = random.Random(seed)
+    cells = LoadCells(rng, channels=14, spread=0.02, drift=0.2)
+    sensor = Apart(CountingSensor(cells.calibration(), judge_most=1, rejudge_apart=True))
+    truth = Truth(cells)
+    frames = int(10 * 60_000 / FRAME_MS)
+    start = settle(sensor, cells)       # (one new count a frame: 14 frames to count them all)
+    run(sensor, cells, truth, start, frames, random_changes(rng, truth, 14))
+    assert truth.frames == frames and truth.wrong == [] and truth.late == []
+
+
 @pytest.mark.parametrize("seed, spread", [(1, 0.0), (2, 0.0), (3, 0.02)])
 def test_ten_minutes_of_noise_spikes_and_changes_on_14_channels(seed, spread):
     """10 minutes at 80 Hz on a 2 x 6 board (672,000 readings, about 340 spikes of up to 3

@@ -47,13 +47,23 @@ PATTERNS = (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
             BROKEN, WIN, WAIT)
 
 
+_BLANK = (OFF, DARK)
+
+
 class Frame:
     """One LED frame: a (colour, pattern) pair per place."""
 
     __slots__ = ("places",)
 
     def __init__(self, size):
-        self.places = [(OFF, DARK)] * size
+        self.places = [_BLANK] * size
+
+    def clear(self):
+        """Every place dark and off again: the frame drawn anew in place (a Pico's guide
+        keeps one Frame; a new one is a list a nearly full heap is slow to find room for)."""
+        places = self.places
+        for place in range(len(places)):
+            places[place] = _BLANK
 
     def set(self, place, colour, pattern):
         self.places[place] = (colour, pattern)

@@ -57,7 +57,7 @@ SKIP_MIN_STEPS = 24      # ... when at least this many steps are still to come
 class Guide:
     """The state machine between the sensors, the engine and the LEDs (see the module text)."""
 
-    def __init__(self, game, mode=COUNTING, aside=None):
+    def __init__(self, game, mode=COUNTING, aside=None, one_frame=False):
         if mode != COUNTING and mode != ACTIVITY:
             raise ValueError("mode must be %r or %r, not %r" % (COUNTING, ACTIVITY, mode))
         self.game = game
@@ -74,6 +74,8 @@ class Guide:
         self.uur_half = False                       # activity mode: an Uur's seed is out
         self.mistake = None                         # the mistake on show, or None
         self._frame = None                          # the frame on show; None: to draw
+        # one_frame: every frame drawn into this one (see `frame`)
+        self._kept = Frame(self.size) if one_frame else None
         self._last_counts = None                    # the last reading (its counts and
         self._last_settled = None                   # settled flags), kept for _rejudge
         self._looks = {}                            # (move, done) -> the look-ahead (_look)
@@ -89,7 +91,10 @@ class Guide:
     @property
     def frame(self):
         """What each place shows now (frame.Frame): a new Frame after a change, the same one
-        until the next."""
+        until the next. A guide made with `one_frame` draws every frame into the same Frame
+        instead, when it is asked for after a change: for an owner that turns each frame into
+        colours at once and keeps none (a Pico: a new Frame is a list of a place each, which
+        its nearly full heap takes up to a millisecond to find room for)."""
         if self._frame is None:
             self._render()
         return self._frame
@@ -648,7 +653,11 @@ class Guide:
     # --- the frame ------------------------------------------------------------------------
 
     def _render(self):
-        frame = Frame(self.size)
+        frame = self._kept
+        if frame is None:
+            frame = Frame(self.size)
+        else:
+            frame.clear()
         game = self.game
         n = game.rules.n
         pits = 2 * n

@@ -324,6 +324,11 @@ class CountingSensor:
       two places change together (a capture: the pit and the store) or a CPU that was away
       has earned two re-judgements; the second place then counts a frame later
       (firmware/standalone.py, where a frame with two was 1 to 2 ms over the frame's time).
+    - `rejudge_apart=False`: True leaves the counted places' re-judgements out of `feed`
+      and `feed_values` (a new band's judgement, the count the players wait for, stays in
+      them) for `rejudge()` to make, in a turn of the owner's loop that has no frame to take
+      (a Pico's: a re-judgement is 1 to 2 ms there, and a frame that also carries a step of
+      the game was over the frame's time).
     - `native=None`: a native version of the per-frame filter for `feed_values` (the Pico's
       firmware/fast.py `counting`): ``native(state, values, trusted, t_ms)`` works on the flat
       table, as the module says, and leaves in its header which channels need the Python step
@@ -333,11 +338,11 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "steady_ms", "judge_most", "_channels", "_state", "_native", "_t", "_near", "_far")
+                 "steady_ms", "judge_most", "rejudge_apart", "_channels", "_state", "_native", "_t", "_near", "_far")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS,
-                 judge_most=JUDGE_MOST):
+                 judge_most=JUDGE_MOST, rejudge_apart=False):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -370,6 +375,7 @@ class CountingSensor:
         self.motion = motion
         self.steady_ms = steady_ms
         self.judge_most = judge_most
+        self.rejudge_apart = rejudge_apart
         if max_count is not None:
             _positive(max_count, "max_count")
         self.max_count = max_count      # the seeds in play: no place can hold more
@@ -486,16 +492,34 @@ class CountingSensor:
         self._judge_due(t_ms, changed)
         return changed
 
-    def _judge_due(self, t_ms, changed):
+    @property
+    def rejudge_due(self):
+        """True when `rejudge()` has a re-judgement to make (rejudge_apart): one is due by the
+        last frame and earned."""
+        return self._state[STEADY] != 0 and self._state[CREDIT] >= self.steady_ms
+
+    def rejudge(self):
+        """With rejudge_apart: the counted places' re-judgements due by the last frame and
+        earned, judge_most at most, as of that frame (its time and its readings). Returns the
+        channels whose count, settled flag or fault changed, as `feed` does."""
+        changed = []
+        if self._t is not None:
+            self._judge_due(self._t, changed, True)
+        return changed
+
+    def _judge_due(self, t_ms, changed, steady=False):
         """The frame's judgements, in channel order: the new bands' that are due (the counts
         the players wait for); in a frame with none of those, the counted bands'
         re-judgements that are due and earned (`_earn`); judge_most at most. Each costs a Pico
-        1 ms of floats: a frame where a count changes carries no re-judgement."""
+        1 ms of floats: a frame where a count changes carries no re-judgement. With
+        rejudge_apart the re-judgements are left for `rejudge` (`steady`: its call)."""
         st = self._state
-        due = st[JUDGE]
+        due = 0 if steady else st[JUDGE]
         fresh = due != 0
         most = self.judge_most
         if not fresh:
+            if self.rejudge_apart and not steady:
+                return
             due = st[STEADY]
         i = 0
         made = 0
@@ -507,6 +531,7 @@ class CountingSensor:
                 elif st[CREDIT] >= self.steady_ms:
                     st[CREDIT] -= self.steady_ms
                     st[ch.at + DUE] = t_ms + self.steady_ms
+                    st[STEADY] &= ~(1 << i)     # made (rejudge: not again before a frame)
                 else:
                     return                  # not yet earned: a frame or two later
                 made += 1

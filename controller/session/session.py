@@ -11,7 +11,8 @@ taken back or skipped ahead. `resume` replays it and puts the guide back at the 
 the same step, so the players carry on where they were. The storage is synced after every
 accepted step by default (a Pi); `sync="move"` syncs after each completed move only (a Pico,
 whose flash wears), and a resume then goes back to the start of the move in progress — the
-guide's difference view leads the board back there.
+guide's difference view leads the board back there. `one_frame=True` makes each guide draw
+every LED frame into one Frame it keeps (Guide's `one_frame`: a Pico's).
 
 With `match=True` the session plays a match in hands (RULES.md 2.1): when a hand ends it works
 out the holdings and, unless the match is over, guides the set-up of the next hand from the
@@ -60,7 +61,7 @@ class Session:
     """The game in play at a board, journaled. `events` collects the guide's events."""
 
     def __init__(self, storage, variant="layli-goobalay", options=None, setup=None, first=None,
-                 mode=COUNTING, sync=SYNC_STEP, match=False, _journal=True):
+                 mode=COUNTING, sync=SYNC_STEP, match=False, one_frame=False, _journal=True):
         if sync != SYNC_STEP and sync != SYNC_MOVE:
             raise ValueError("sync must be %r or %r, not %r" % (SYNC_STEP, SYNC_MOVE, sync))
         if match and mode != COUNTING:
@@ -68,9 +69,10 @@ class Session:
         self.storage = storage
         self.sync = sync
         self.mode = mode
+        self.one_frame = one_frame      # each guide draws into one Frame (Guide's one_frame)
         self.match = Match(variant, options, setup, first) if match else None
         self.game = self.match.game if match else Game(variant, options, setup, first)
-        self.guide = Guide(self.game, mode)
+        self.guide = self._guide(self.game)
         self.setup = None               # a match between hands: the next hand's set-up
         self.events = []
         if _journal:
@@ -142,7 +144,10 @@ class Session:
     def _next_hand(self):
         self.setup = None
         self.game = self.match.game
-        self.guide = Guide(self.game, self.mode, self.match.aside)
+        self.guide = self._guide(self.game, self.match.aside)
+
+    def _guide(self, game, aside=None):
+        return Guide(game, self.mode, aside, self.one_frame)
 
     def carry_on(self, moves):
         """Carry on a game begun on another board (a tournament's game moved here when its
@@ -159,7 +164,7 @@ class Session:
             self.storage.append('{"e": "move", "move": %d}' % move)
         self.storage.sync()
         self.game = game
-        self.guide = Guide(game, self.mode)
+        self.guide = self._guide(game)
         self.guide.resync()
         self._log()
 
@@ -230,8 +235,9 @@ class Session:
     # --- resuming -------------------------------------------------------------------------
 
     @staticmethod
-    def resume(storage, sync=SYNC_STEP):
-        """The session the journal in `storage` describes, at the same move and step."""
+    def resume(storage, sync=SYNC_STEP, one_frame=False):
+        """The session the journal in `storage` describes, at the same move and step
+        (`sync`, `one_frame`: as for a new Session)."""
         entries = _read(storage.lines())
         head = entries[0][1]
         try:
@@ -240,7 +246,7 @@ class Session:
                 options[name] = value
             session = Session(storage, head["variant"], options, head["setup"], head["first"],
                               head.get("mode", COUNTING), sync, head.get("match", False),
-                              _journal=False)
+                              one_frame, _journal=False)
         except (KeyError, TypeError, ValueError) as error:
             raise SessionError("journal line 1: not a game: %s" % error)
         game = session.game
@@ -276,8 +282,8 @@ class Session:
             except (KeyError, IndexError, TypeError, RulesError, SessionError) as error:
                 raise SessionError("journal line %d: %s" % (number, error))
         session.game = game
-        session.guide = Guide(game, session.mode,
-                              None if session.match is None else session.match.aside)
+        session.guide = session._guide(game,
+                                       None if session.match is None else session.match.aside)
         if session._hand_ended():
             session._end_hand()         # the power went during the set-up of the next hand
         if pending is not None:

@@ -297,6 +297,33 @@ def test_the_leds_are_drawn_on_a_turn_without_a_reading():
                 assert least <= turns <= least + RENDER_WAITS, draws
 
 
+def test_counted_places_are_judged_again_on_turns_without_a_reading():
+    """A counted place's re-judgement (1 to 2 ms of floats on a Pico) never comes in a
+    reading's turn, where a step of the game may be worked out too: the turns without one
+    make them, each place's about every steady_ms as before."""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 600, before=seeds.load)
+    sensor = app.sensor
+    assert all(sensor.settled) and sensor.rejudge_apart
+    sense = app._sense
+    in_feed = []
+
+    def sensed(now, trusted):                  # a reading's turn: its sensing
+        before = list(sensor.values)
+        updated = sense(now, trusted)
+        in_feed.extend(i for i in range(len(before)) if sensor.values[i] != before[i])
+        return updated
+
+    app._sense = sensed
+    before = list(sensor.values)
+    rig.run(clock, app, 2000, before=seeds.load)
+    judged = [i for i in range(len(before)) if sensor.values[i] != before[i]]
+    assert in_feed == [] and app.frames > 150
+    assert len(judged) == len(before)           # every place judged again meanwhile
+    assert all(sensor.settled) and app.session.guide.phase == "await"
+
+
 def test_the_next_moves_scripts_are_worked_out_while_the_board_waits():
     """The turns with nothing to do prepare the step scripts of every legal pit and their
     look-ahead, so the reading where a pit is lifted need not compute them all (15 ms and
@@ -352,6 +379,7 @@ def test_buttons_hint_undo_new_game():
     assert app.session.guide.phase == "await"
     assert seeds.counts == Game("layli-goobalay").pits + [0, 0]
     rig.press(clock, app, "new_game")
+    rig.run(clock, app, 200, before=seeds.load)     # (written once the scripts are made)
     lines = open(folder + JOURNAL).read().split("\n")
     assert lines[0].startswith('{"e": "game"') and lines[1:] == [""]
 
