@@ -99,6 +99,16 @@ def counting_sensor(calibration):
                           rejudge_apart=True)
 
 
+def _counts_store(session, channels):
+    """Zero counts for `channels` places: a bytearray when the seeds in play (a match's held
+    aside too) fit a byte, as every variant's standard set-up does, else a list."""
+    game = session.game
+    seeds = sum(game.pits) + game.captured[0] + game.captured[1]
+    if session.match is not None:
+        seeds += session.match.aside[0] + session.match.aside[1]
+    return bytearray(channels) if seeds <= 255 else [0] * channels
+
+
 class StandaloneError(ValueError):
     """Standalone mode cannot start: a missing calibration, a board that does not fit the
     game. The message says what to do."""
@@ -215,9 +225,11 @@ class Standalone:
         else:
             self.sensor = counting_sensor(calibration)
         self._values = array("i", [0] * channels)     # each reading, taken without a list
-        # and its counts for the session, in a list kept (the guide copies what it keeps): a
-        # list of 26 was a few of a nearly full heap's slowest allocations a changed reading
-        self._counts = [0] * channels
+        # and its counts for the session, kept (the guide copies what it keeps: a list of 26
+        # was a few of a nearly full heap's slowest allocations a changed reading), as bytes
+        # where no place can hold more than 255 seeds: the guide compares them with its
+        # boards in one go
+        self._counts = _counts_store(self.session, channels)
         self._colours = bytearray(3 * channels)     # each LED frame's colours, a place's 3
         self._render_at = 0
         self._render_waits = 0          # turns with a reading the LEDs have waited for
@@ -386,24 +398,28 @@ class Standalone:
             return False
         if not changed:
             return False
-        self._update()
+        self._update(changed)
         return True
 
-    def _update(self):
-        """The sensing's counts, settled flags and faults to the session."""
+    def _update(self, changed):
+        """The sensing's counts, settled flags and faults to the session, after a change in
+        the places `changed` (the counts kept are copied from the sensing's there alone: a
+        place's count changes only with a change the sensing reports)."""
         sensor = self.sensor
         counts = self._counts
         sensed = sensor.counts
-        for place in range(len(counts)):
+        for place in changed:
             count = sensed[place]
-            counts[place] = 0 if count is None else count
+            # (a bytearray's 255: more than every seed in play, as wrong as the count)
+            counts[place] = 0 if count is None else count if count < 256 else 255
         self.session.update(counts, sensor.settled, sensor.faults)
 
     def _rejudge(self):
         """The counted places' re-judgements that are due (the sensing leaves them to a turn
         without a reading: `counting_sensor`), and what changed to the session."""
-        if self.sensor.rejudge():
-            self._update()
+        changed = self.sensor.rejudge()
+        if changed:
+            self._update(changed)
 
     def press(self, button):
         """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""
@@ -475,6 +491,7 @@ class Standalone:
         if calibrating.calibration is not None:
             save_text(self.calibration_path, calibrating.calibration.to_json())
             self.sensor = counting_sensor(calibrating.calibration)
+            self._counts = _counts_store(self.session, len(self._counts))   # none yet
             self.calibrating = None
             self.problem = None
             self.new_game()

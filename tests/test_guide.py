@@ -15,8 +15,9 @@ VARIANTS = ["layli-goobalay", "layli-goobalay-long", "tampoduo", "mangala-iv"]
 SHOWS_MISTAKE = (FLASH, MORE, LESS)
 
 
-def play_counting(variant, seed, rate):
-    """A whole game: the player acts, the guide reads the counts after every action."""
+def play_counting(variant, seed, rate, as_bytes=False):
+    """A whole game: the player acts, the guide reads the counts after every action (as a
+    bytearray with `as_bytes`, as a Pico passes them)."""
     rng = random.Random(seed)
     game = Game(variant)
     guide = Guide(game)
@@ -35,7 +36,7 @@ def play_counting(variant, seed, rate):
         if len(player.mistakes) > made_before:
             stats["made"] += 1
             pending = True
-        guide.update(counts)
+        guide.update(bytearray(counts) if as_bytes else counts)
         accepted = [e for e in guide.take_events() if e[0] == "step_done"]
         if any(guide.frame.pattern(p) in SHOWS_MISTAKE for p in range(len(counts))):
             if pending:
@@ -55,7 +56,8 @@ def test_a_move_ruled_out_by_its_lifted_pit_is_ruled_out_exactly(variant):
     """The reading where a pit is lifted is compared with every legal move's next boards; a
     move whose boards all change one place (its own pit) is ruled out at once when that place
     reads unchanged or unsettled. Random readings near the board (pits lifted, seeds dropped,
-    places unsettled or faulty, confirm pressed): every answer is the full comparison's."""
+    places unsettled or faulty, confirm pressed), as a list or a bytearray: every answer is
+    the full comparison's."""
 
     class Full(Guide):              # the same guide comparing every board, no shortcut
         def _lookup(self, move, done):
@@ -73,7 +75,7 @@ def test_a_move_ruled_out_by_its_lifted_pit_is_ruled_out_exactly(variant):
         full.__class__ = Full
         start = fast._places()
         for _ in range(20):
-            counts = start[:]
+            counts = list(start)
             for _ in range(rng.randrange(1, 4)):
                 place = rng.randrange(len(counts))
                 counts[place] = rng.choice([0, counts[place] + 1, max(0, counts[place] - 1)])
@@ -84,8 +86,10 @@ def test_a_move_ruled_out_by_its_lifted_pit_is_ruled_out_exactly(variant):
                 guide.faults = faults[:]
                 guide.confirmed = confirmed
             for move in game.legal_moves():
-                assert (fast._ahead(counts, settled, move, 0)
-                        == full._ahead(counts, settled, move, 0)), (counts, settled, move)
+                answer = full._ahead(counts, settled, move, 0)
+                assert fast._ahead(counts, settled, move, 0) == answer, (counts, settled, move)
+                # a Pico's counts, a bytearray compared with the boards in one go: the same
+                assert fast._ahead(bytearray(counts), settled, move, 0) == answer
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -160,6 +164,14 @@ def test_a_guide_drawing_into_one_frame_shows_what_a_new_frame_would(variant):
         frames.add(id(kept.frame))
         apply_action(player.next_action(guide.frame, counts), counts, player)
     assert kept.phase == OVER and len(frames) == 1 and player.mistakes
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_whole_games_counting_with_a_picos_bytearray_of_counts(variant):
+    for seed in range(3):
+        stats = play_counting(variant, seed, 0.05, as_bytes=True)
+        assert stats["over"] and stats["matches"], (seed, stats)
+        assert stats["flagged"] == stats["made"] and stats["false_alarms"] == 0, (seed, stats)
 
 
 def play_activity(variant, seed, rate):

@@ -50,6 +50,8 @@ RESTORE = "restore"      # takeback or resync: the board must come back to the e
 OVER = "over"            # the game is over and collected
 
 LOOKAHEAD = 6            # steps a reading may be ahead of the last one accepted
+LOOKS = 65536            # a look-ahead's key: move * LOOKS + steps done (an int: a tuple key
+                         # was a heap object at every reading, each legal move's)
 SKIP_AFTER_LAPS = 3      # relay laps before skip-ahead is offered ...
 SKIP_MIN_STEPS = 24      # ... when at least this many steps are still to come
 
@@ -78,7 +80,7 @@ class Guide:
         self._kept = Frame(self.size) if one_frame else None
         self._last_counts = None                    # the last reading (its counts and
         self._last_settled = None                   # settled flags), kept for _rejudge
-        self._looks = {}                            # (move, done) -> the look-ahead (_look)
+        self._looks = {}                            # move * LOOKS + done -> the look-ahead
         self._now = None                            # self.board's places, once asked for
         self._await()
 
@@ -112,8 +114,9 @@ class Guide:
 
     def update(self, counts, settled=None, faults=None):
         """Counting mode: a sensed count for every place (pits, then South's and North's
-        store); `settled` and `faults` per place as sensing gives them (None: all settled, no
-        fault). What to show then is `frame`."""
+        store: a list, or a bytearray, which a Pico passes to have it compared with the
+        boards worked out in one go); `settled` and `faults` per place as sensing gives them
+        (None: all settled, no fault). What to show then is `frame`."""
         if len(counts) != self.size:
             raise ValueError("a reading needs %d places, not %d" % (self.size, len(counts)))
         if settled is None:
@@ -286,11 +289,11 @@ class Guide:
                     self._script(move)
                     return True
             for move in self.game.legal:
-                if (move, 0) not in self._looks:
+                if move * LOOKS not in self._looks:
                     self._look(move, 0)
                     return True
         elif self.phase == SOWING:
-            if (self.move, self.done) not in self._looks:
+            if self.move * LOOKS + self.done not in self._looks:
                 self._look(self.move, self.done)
                 return True
             return self.game.prepare_push(self.move)      # False once it is done
@@ -306,7 +309,7 @@ class Guide:
             if not self.game.resolved:
                 return False
             for move in self.game.legal:
-                if move not in self.scripts or (move, 0) not in self._looks:
+                if move not in self.scripts or move * LOOKS not in self._looks:
                     return False
         return True
 
@@ -362,12 +365,13 @@ class Guide:
         return script
 
     def _start(self, move, done):
+        # from AWAIT, whose board is the position's (_await): kept, and what was worked out
+        # from it too, until _advance applies the first step (a new board is three lists a
+        # Pico's nearly full heap is slow to find room for, in the reading where a pit is lifted)
         self.move = move
         self.script = self._script(move)
         self.mover = self.game.to_move
         self.done = 0
-        self.board = self._position_board()
-        self._moved()
         self.laps = 0
         self.skip_offered = False
         self.phase = SOWING
@@ -448,6 +452,10 @@ class Guide:
                     return False
             elif not settled[place] or counts[place] != expected[place]:
                 return False
+        if counts == expected:
+            # every place equal, compared in one go where both are bytes (a Pico's counts,
+            # the boards worked out here: a Pico takes 1 ms for the loop below)
+            return True
         # the rest: a place that differs counts only when it has settled and is trusted (one
         # comparison for most places: this runs for every reading, 26 places on a long board)
         for place in range(self.size):
@@ -470,9 +478,9 @@ class Guide:
         self._now = None
 
     def _places(self):
-        """self.board's places (made once a board)."""
+        """self.board's places (made once a board), as bytes where they fit (_compact)."""
         if self._now is None:
-            self._now = self.board.places()
+            self._now = _compact(self.board.places())
         return self._now
 
     def _look(self, move, done):
@@ -485,7 +493,7 @@ class Guide:
     def _lookup(self, move, done):
         """(_look(move, done), a place that differs from now in every one of its boards, or
         None): a reading that shows that place settled and unchanged is none of them."""
-        key = (move, done)
+        key = move * LOOKS + done
         entry = self._looks.get(key)
         if entry is None:
             script = self._script(move)

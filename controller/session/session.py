@@ -131,7 +131,7 @@ class Session:
 
     def _setup_update(self, counts, settled):
         setup = self.setup
-        setup.update(counts, settled)
+        setup.update(list(counts), settled)     # (its rows become the hand's, as lists)
         self.events.extend(setup.events)
         setup.events = []
         if setup.game is not None:
