@@ -42,6 +42,9 @@ SYNC_MOVE = "move"
 # guide event -> journal entry
 _LOGGED = ("move_started", "step_done", "move_done", "move_abandoned", "move_taken_back",
            "skip_ahead")
+# the journal's word for a move's event (a dict made once: a Pico's reading that completes a
+# move would otherwise find room for one in a nearly full heap)
+_SHORT = {"move_started": "start", "move_done": "move", "skip_ahead": "skip"}
 
 
 class SessionError(ValueError):
@@ -224,8 +227,7 @@ class Session:
             elif kind == "move_taken_back" or kind == "move_abandoned":
                 line = '{"e": "%s"}' % ("takeback" if kind == "move_taken_back" else "abandon")
             else:
-                short = {"move_started": "start", "move_done": "move", "skip_ahead": "skip"}
-                line = '{"e": "%s", "move": %d}' % (short[kind], event[1])
+                line = '{"e": "%s", "move": %d}' % (_SHORT[kind], event[1])
                 synced_move = synced_move or kind == "move_done"
             self.storage.append(line)
             wrote = True
