@@ -751,10 +751,13 @@ _SIZE = const(0)
 _REDO = const(2)
 _JUDGE = const(3)
 _STEADY = const(4)
-_HEADER = const(5)
+_STARTED = const(5)
+_SETTLE = const(6)
+_HEADER = const(7)
 _LOW = const(0)
 _HIGH = const(1)
 _TOL = const(2)
+_CALM = const(3)
 _STUCK_AFTER = const(4)
 _POS = const(5)
 _SAME = const(6)
@@ -776,11 +779,14 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     """CountingSensor's `native` filter: each trusted channel's reading through the filter
     when it stays in its band (the ring, the median, the band's sum and motion, the pacing of
     judgements), as CountingSensor._step does it. A channel that needs more (a reading out of
-    range, a stuck one, a filter starting afresh, a band left) is left untouched, its bit set
-    in state[REDO] for the Python step; one whose judgement is due has its bit in
-    state[JUDGE] (a new band's) or state[STEADY] (a counted band's re-judgement), and the
-    Python picks the frame's judgements among them."""
+    range, a stuck one, a filter starting afresh after a fault, a band left) is left
+    untouched, its bit set in state[REDO] for the Python step; a filter starting afresh
+    otherwise (the first reading) is started here, its bit in state[STARTED] (the Python
+    keeps the band's times); one whose judgement is due has its bit in state[JUDGE] (a new
+    band's) or state[STEADY] (a counted band's re-judgement), and the Python picks the
+    frame's judgements among them."""
     size = state[_SIZE]
+    started = 0
     redo = 0
     judge = 0
     steady = 0
@@ -798,8 +804,25 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                 last = 4
             same = state[at + _SAME]
             stuck = state[at + _STUCK_AFTER]
-            if v <= state[at + _LOW] or v >= state[at + _HIGH] or n == 0:
+            if v <= state[at + _LOW] or v >= state[at + _HIGH] or n < 0:
                 redo |= bit
+            elif n == 0:
+                # the filter starts afresh, as CountingSensor._step and _band do: the ring and
+                # the medians at this reading, a band from it, judged after settle_ms
+                k = 0
+                while k < 5:
+                    state[ring + k] = v
+                    state[ring + 5 + k] = v
+                    k += 1
+                state[at + _POS] = 0
+                state[at + _SAME] = 0
+                state[at + _BASE] = v
+                state[at + _ACC] = 0
+                state[at + _N] = 1
+                state[at + _MOTION] = state[at + _CALM]
+                state[at + _DUE] = t + state[_SETTLE]
+                state[at + _FRESH] = 1
+                started |= bit
             elif v == state[ring + last] and same and stuck and (
                     t - state[at + _SAME_SINCE] >= stuck):
                 redo |= bit
@@ -884,6 +907,7 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                             steady |= bit
         i += 1
         bit <<= 1
+    state[_STARTED] = started
     state[_REDO] = redo
     state[_JUDGE] = judge
     state[_STEADY] = steady

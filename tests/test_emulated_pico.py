@@ -512,14 +512,14 @@ for n in (3, 14, 26):
 from controller.sensing import Calibration, CountingSensor
 from controller.sensing import counting
 layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.STEADY,
-          counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
+          counting.STARTED, counting.SETTLE, counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
           counting.POS, counting.SAME, counting.SAME_SINCE, counting.N, counting.BASE,
           counting.ACC, counting.MOTION, counting.DUE, counting.FRESH, counting.READINGS,
           counting.STATE_WORDS, counting.JUDGE_MS, counting.STEADY_MS, counting.JUDGE_MOST,
           counting.BAND_CAP, counting.MOTION_SHIFT)
 checks += 1
-if layout != (0, 1, 2, 3, 4, 5, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100, 250, 2,
-              64, 4):
+if layout != (0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100, 250,
+              2, 64, 4):
     wrong.append(("counting layout", layout))
 for n in (14, 26):
     tare = [rng.randrange(200000) - 100000 for _ in range(n)]
@@ -563,8 +563,10 @@ for n in (14, 26):
         a = plain.feed(t, raw)
         b = native.feed_values(t, values, trusted)
         checks += 1
-        if a != b or list(plain._state)[5:] != list(native._state)[5:] or \
-                plain._state[1] != native._state[1] or (
+        times = [(c.since, c.judged_at, c.odd_since) for c in plain._channels]
+        if a != b or list(plain._state)[counting.SETTLE:] != list(native._state)[
+                counting.SETTLE:] or plain._state[1] != native._state[1] or times != [
+                (c.since, c.judged_at, c.odd_since) for c in native._channels] or (
                 plain.counts, plain.settled, plain.confidence, plain.faults, plain.values) != (
                 native.counts, native.settled, native.confidence, native.faults,
                 native.values):

@@ -110,7 +110,9 @@ CREDIT = const(1)           # ... the re-judgements earned, channel-ms (see _ear
 REDO = const(2)             # ... a native pass's answer: channels for the Python step (bits)
 JUDGE = const(3)            # ... the channels whose new band's judgement is due (bits)
 STEADY = const(4)           # ... and those whose counted band's re-judgement is due (bits)
-HEADER = const(5)
+STARTED = const(5)          # ... and those whose filter it started afresh (bits)
+SETTLE = const(6)           # ... settle_ms (a new band's first judgement is due after it)
+HEADER = const(7)
 LOW = const(0)              # per channel: readings at or beyond these are out of range
 HIGH = const(1)
 TOL = const(2)              # the band's half-width, raw units
@@ -119,7 +121,8 @@ STUCK_AFTER = const(4)      # ms of one repeated reading that make a fault (0: n
 POS = const(5)              # where the next reading goes in the ring
 SAME = const(6)             # 1 while the reading repeats the last one...
 SAME_SINCE = const(7)       # ... since when, ms
-N = const(8)                # frames in the band; 0: the filter starts afresh
+N = const(8)                # frames in the band; 0: the filter starts afresh (DOWN: after
+                            # a fault, once good readings return)
 BASE = const(9)             # the band's first filtered value, raw
 ACC = const(10)             # sum of (filtered - base) over the band
 MOTION = const(11)          # MOTION_FRAMES * the recent mean |filtered change|
@@ -127,6 +130,7 @@ DUE = const(12)             # when the band is judged next, ms
 FRESH = const(13)           # 1: no confident count yet in this band
 READINGS = const(14)        # the last 5 readings; then the last 5 medians (READINGS + RING)
 STATE_WORDS = const(24)
+DOWN = const(-1)            # N of a channel that is down (ch.down: why)
 OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
@@ -383,6 +387,7 @@ class CountingSensor:
         self._channels = []
         state = [0] * (HEADER + STATE_WORDS * size)
         state[SIZE] = size
+        state[SETTLE] = settle_ms
         for i in range(size):
             per_seed = calibration.per_seed[i]
             noise = calibration.noise[i]
@@ -482,6 +487,19 @@ class CountingSensor:
                 raise SensingError("time %r: a native filter counts whole milliseconds"
                                    % (t_ms,))
             self._native(self._state, values, trusted, t_ms)
+            started = self._state[STARTED]
+            i = 0
+            while started:              # filters the native pass started afresh: their
+                if not started & 0xFF:  # band's times, kept here (see _band)
+                    started >>= 8
+                    i += 8
+                    continue
+                if started & 1:
+                    ch = self._channels[i]
+                    ch.since = ch.judged_at = t_ms
+                    ch.odd_since = None
+                started >>= 1
+                i += 1
             redo = self._state[REDO]
             i = 0
             while redo:
@@ -573,10 +591,10 @@ class CountingSensor:
             return
         ring = at + READINGS
         n = st[at + N]
-        if n == 0:
-            # the first reading, or the first good one after a fault: start afresh, with
-            # a full settle time before any count
-            if ch.down != OK:
+        if n <= 0:
+            # the first reading, or the first good one after a fault (DOWN): start afresh,
+            # with a full settle time before any count
+            if n == DOWN:
                 if ch.down == STUCK and v == ch.bad:
                     return                      # still the same reading: still stuck
                 ch.down = OK
@@ -642,7 +660,7 @@ class CountingSensor:
         """True when `channel`'s fault is a zero that moved while it was faulty (steady, yet no
         whole number of seeds since): the one fault a person's word (`retare`) mends."""
         ch = self._channels[channel]
-        return ch.down == OK and self._state[ch.at + N] > 0 and ch.odd_since is not None and \
+        return self._state[ch.at + N] > 0 and ch.odd_since is not None and \
             self.faults[channel] is not None and self._t - ch.odd_since >= self.stuck_ms
 
     def retare(self, channel, count=0):
@@ -659,7 +677,7 @@ class CountingSensor:
         st = self._state
         at = ch.at
         n = st[at + N]
-        if ch.down != OK or n == 0 or self._t is None or self._t - ch.since < self.settle_ms:
+        if ch.down != OK or n <= 0 or self._t is None or self._t - ch.since < self.settle_ms:
             raise SensingError("%s is not steady: keep hands off for %d ms, then retare" % (
                 channel_name(channel, len(self._channels)), self.settle_ms))
         cal = self.calibration
@@ -700,7 +718,7 @@ class CountingSensor:
     def _down(self, i, ch, why, v):
         """Channel i is faulty (a reading out of range, or stuck): it keeps its count, unsettled,
         and starts afresh when good readings return. True when its state changed."""
-        self._state[ch.at + N] = 0
+        self._state[ch.at + N] = DOWN
         self._suspect(ch, self._t)
         ch.odd_since = None
         was = self.faults[i]
