@@ -456,8 +456,12 @@ class Standalone:
         session.events = []
         buzzer = self.device.buzzer
         tune = None
+        self.recent.extend(events)
+        del self.recent[:-16]
         for event in events:
             kind = event[0]
+            if kind == "step_done":         # most events: no sound, nothing to note
+                continue
             if kind == "move_done":
                 self.calibration_due = True
                 tune = tune or MOVE_DONE
@@ -472,8 +476,6 @@ class Standalone:
                 tune = GAME_OVER
             if kind in ("move_done", "move_abandoned", "move_taken_back", "skip_ahead"):
                 self.skip_offered = False
-            self.recent.append(event)
-        del self.recent[:-16]
         if tune is not None and buzzer is not None:
             buzzer.play(tune)
 
