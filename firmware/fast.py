@@ -752,8 +752,9 @@ _REDO = const(2)
 _JUDGE = const(3)
 _STEADY = const(4)
 _STARTED = const(5)
-_SETTLE = const(6)
-_HEADER = const(7)
+_LEFT = const(6)
+_SETTLE = const(7)
+_HEADER = const(8)
 _LOW = const(0)
 _HIGH = const(1)
 _TOL = const(2)
@@ -779,14 +780,16 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     """CountingSensor's `native` filter: each trusted channel's reading through the filter
     when it stays in its band (the ring, the median, the band's sum and motion, the pacing of
     judgements), as CountingSensor._step does it. A channel that needs more (a reading out of
-    range, a stuck one, a filter starting afresh after a fault, a band left) is left
-    untouched, its bit set in state[REDO] for the Python step; a filter starting afresh
-    otherwise (the first reading) is started here, its bit in state[STARTED] (the Python
-    keeps the band's times); one whose judgement is due has its bit in state[JUDGE] (a new
+    range, a stuck one, a filter starting afresh after a fault) is left untouched, its bit
+    set in state[REDO] for the Python step; a filter starting afresh otherwise (the first
+    reading) is started here, its bit in state[STARTED], and a band left is started again
+    here, its bit in state[LEFT] (the Python keeps the band's times and unsettles the
+    place); one whose judgement is due has its bit in state[JUDGE] (a new
     band's) or state[STEADY] (a counted band's re-judgement), and the Python picks the
     frame's judgements among them."""
     size = state[_SIZE]
     started = 0
+    left = 0
     redo = 0
     judge = 0
     steady = 0
@@ -828,7 +831,6 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                 redo |= bit
             else:
                 # the median of the five with this reading in its slot
-                old = state[ring + pos]
                 state[ring + pos] = v
                 a = state[ring]
                 b = state[ring + 1]
@@ -869,20 +871,31 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
                 acc = state[at + _ACC]
                 off = dev - acc // n
                 tol = state[at + _TOL]
-                if off > tol or off < 0 - tol:
-                    state[ring + pos] = old     # left as it was, for the Python step
-                    redo |= bit
+                if v == state[ring + last]:
+                    if not same:
+                        state[at + _SAME] = 1
+                        state[at + _SAME_SINCE] = t
+                elif same:
+                    state[at + _SAME] = 0
+                if pos < 4:
+                    state[at + _POS] = pos + 1
                 else:
-                    if v == state[ring + last]:
-                        if not same:
-                            state[at + _SAME] = 1
-                            state[at + _SAME_SINCE] = t
-                    elif same:
-                        state[at + _SAME] = 0
-                    if pos < 4:
-                        state[at + _POS] = pos + 1
-                    else:
-                        state[at + _POS] = 0
+                    state[at + _POS] = 0
+                if off > tol or off < 0 - tol:
+                    # out of the band: a new one at this median, as CountingSensor._band
+                    # starts it (the Python unsettles the place: state[LEFT])
+                    state[at + _BASE] = m
+                    state[at + _ACC] = 0
+                    state[at + _N] = 1
+                    state[at + _MOTION] = state[at + _CALM]
+                    k = 0
+                    while k < 5:
+                        state[ring + 5 + k] = m
+                        k += 1
+                    state[at + _DUE] = t + state[_SETTLE]
+                    state[at + _FRESH] = 1
+                    left |= bit
+                else:
                     acc += dev
                     if n > 2:
                         back = pos + 7
@@ -908,6 +921,7 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
         i += 1
         bit <<= 1
     state[_STARTED] = started
+    state[_LEFT] = left
     state[_REDO] = redo
     state[_JUDGE] = judge
     state[_STEADY] = steady

@@ -512,14 +512,14 @@ for n in (3, 14, 26):
 from controller.sensing import Calibration, CountingSensor
 from controller.sensing import counting
 layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.STEADY,
-          counting.STARTED, counting.SETTLE, counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
+          counting.STARTED, counting.LEFT, counting.SETTLE, counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
           counting.POS, counting.SAME, counting.SAME_SINCE, counting.N, counting.BASE,
           counting.ACC, counting.MOTION, counting.DUE, counting.FRESH, counting.READINGS,
           counting.STATE_WORDS, counting.JUDGE_MS, counting.STEADY_MS, counting.JUDGE_MOST,
           counting.BAND_CAP, counting.MOTION_SHIFT)
 checks += 1
-if layout != (0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100, 250,
-              2, 64, 4):
+if layout != (0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100,
+              250, 2, 64, 4):
     wrong.append(("counting layout", layout))
 for n in (14, 26):
     tare = [rng.randrange(200000) - 100000 for _ in range(n)]

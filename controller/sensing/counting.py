@@ -76,8 +76,9 @@ The integers every frame touches (the rings, the band, the times) are kept for a
 one flat table, `STATE_WORDS` numbers a channel after a `HEADER` (see the layout below), so that
 a native version of the per-frame filter can work on them: the Pico's firmware passes
 `native=` (firmware/fast.py, `@micropython.viper`) and feeds readings with `feed_values`; the
-native code takes a frame's ordinary channels and hands back the few that need this module's
-Python (a band left, a fault, a judgement due). Everywhere else the Python below does it all.
+native code takes a frame's ordinary channels, starts their bands (a first reading, a band
+left), and hands back the few that need this module's Python (a fault, a judgement due, the
+times and settled flags of the bands it started). Everywhere else the Python below does it all.
 
 Portable core: MicroPython subset.
 """
@@ -111,8 +112,9 @@ REDO = const(2)             # ... a native pass's answer: channels for the Pytho
 JUDGE = const(3)            # ... the channels whose new band's judgement is due (bits)
 STEADY = const(4)           # ... and those whose counted band's re-judgement is due (bits)
 STARTED = const(5)          # ... and those whose filter it started afresh (bits)
-SETTLE = const(6)           # ... settle_ms (a new band's first judgement is due after it)
-HEADER = const(7)
+LEFT = const(6)             # ... and those whose band it saw left and started again (bits)
+SETTLE = const(7)           # ... settle_ms (a new band's first judgement is due after it)
+HEADER = const(8)
 LOW = const(0)              # per channel: readings at or beyond these are out of range
 HIGH = const(1)
 TOL = const(2)              # the band's half-width, raw units
@@ -487,29 +489,33 @@ class CountingSensor:
                 raise SensingError("time %r: a native filter counts whole milliseconds"
                                    % (t_ms,))
             self._native(self._state, values, trusted, t_ms)
-            started = self._state[STARTED]
+            st = self._state
+            redo = st[REDO]
+            started = st[STARTED]
+            left = st[LEFT]
+            work = redo | started | left
             i = 0
-            while started:              # filters the native pass started afresh: their
-                if not started & 0xFF:  # band's times, kept here (see _band)
-                    started >>= 8
+            bit = 1
+            while work:                 # in channel order, as `feed` appends to `changed`
+                if not work & 0xFF:     # eight channels at once (a store is channel 25 on a
+                    work >>= 8          # 2 x 12 board: bit by bit, 25 turns of this loop)
+                    bit <<= 8
                     i += 8
                     continue
-                if started & 1:
-                    ch = self._channels[i]
-                    ch.since = ch.judged_at = t_ms
-                    ch.odd_since = None
-                started >>= 1
-                i += 1
-            redo = self._state[REDO]
-            i = 0
-            while redo:
-                if not redo & 0xFF:     # eight channels at once (a store is channel 25 on a
-                    redo >>= 8          # 2 x 12 board: bit by bit, 25 turns of this loop)
-                    i += 8
-                    continue
-                if redo & 1:
-                    self._step(i, values[i], t_ms, changed)
-                redo >>= 1
+                if work & 1:
+                    if redo & bit:
+                        self._step(i, values[i], t_ms, changed)
+                    else:               # a band the native pass started: its times (_band)
+                        ch = self._channels[i]
+                        ch.since = ch.judged_at = t_ms
+                        ch.odd_since = None
+                        if left & bit:  # ... and the band it left (_step)
+                            if self.settled[i]:
+                                self.settled[i] = False
+                                changed.append(i)
+                            self.confidence[i] = 0.0
+                work >>= 1
+                bit <<= 1
                 i += 1
         self._judge_due(t_ms, changed)
         return changed
