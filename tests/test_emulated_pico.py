@@ -639,6 +639,7 @@ cells = HX711Chain(2, 5, 26)
 n = cells.channels
 ring, context = cells._ring, cells._context
 mem32 = machine.mem32
+taken_values = array("i", [0] * n)
 time.sleep_ms(100)
 captures = 0
 read = False
@@ -654,6 +655,11 @@ while not read and captures < 3:    # (a capture with few reads in it is taken a
             times[count] = mem32[ring.times + 4 * taken] - cells._epoch
             taken = (taken + 1) %% ring.entries
             count += 1
+        # the chain's own parse, as the firmware's loop runs it: its reads planned, so the
+        # capture holds reads whatever the chips' phases (unplanned, there were captures with
+        # few or none: see the test)
+        while cells.take(taken_values) >= 0:
+            pass
         time.sleep_ms(3)
     marks = 0
     for k in range(count):
@@ -725,13 +731,12 @@ def test_the_native_drain_parses_the_ring_as_the_plain_python_does():
         board.set_mode("fast")
         captures, entries, readings, plans, wrong = board.exec(
             DRAIN_CHECK % (), timeout_s=600).split(" ", 4)
-    # about 90 readings in 1.1 s; fewer when the capture starts where the 26 chips' phases
-    # keep every DOUT from being low at once for a while (66 seen once; 35, with 24 plans, in
-    # CI under load at 1e6c4f7): the reads are not planned while the test copies the ring.
-    # Once, in CI under load (at 988fd46), a capture had no read at all in its 1.1 s (4,992
-    # entries, every one a change of the levels; not seen in 11 runs here since), which is not
-    # explained yet. A capture with fewer than 80 reads is taken again (three at most; how
-    # many it took is in the message): the check is that both parses agree over enough
+    # about 90 readings in 1.1 s. While the test copied the ring without the chain's own
+    # parse, its reads went unplanned and a capture held fewer when the 26 chips' phases kept
+    # every DOUT from being low at once for a while: 66 seen once, 35 (24 plans) and 0 in CI
+    # under load (1e6c4f7, 9851492; 0 also at 988fd46). The chain now parses and plans as the
+    # firmware does while the test copies its entries. A capture with fewer than 80 reads is
+    # still taken again (three at most; how many it took is in the message)
     assert int(readings) >= 50 and int(plans) >= 30 and wrong.strip() == "[]", (
         captures, entries, readings, plans, wrong)
 
