@@ -102,10 +102,11 @@ def counting_sensor(calibration):
 def _counts_store(session, channels):
     """Zero counts for `channels` places: a bytearray when the seeds in play (a match's held
     aside too) fit a byte, as every variant's standard set-up does, else a list."""
-    game = session.game
-    seeds = sum(game.pits) + game.captured[0] + game.captured[1]
     if session.match is not None:
-        seeds += session.match.aside[0] + session.match.aside[1]
+        seeds = session.match.seeds_accounted()
+    else:
+        game = session.game
+        seeds = sum(game.pits) + game.captured[0] + game.captured[1]
     return bytearray(channels) if seeds <= 255 else [0] * channels
 
 
