@@ -18,7 +18,8 @@ emitter) runs:
 - `elapsed`: hx711._Reader._us of the timer's word;
 - `unpack`: hx711.unpack;
 - `counting`: the ordinary channels' share of controller.sensing.counting's per-frame filter
-  (`CountingSensor._step`), on its flat table.
+  (`CountingSensor._step`), on its flat table;
+- `weigh`: controller.sensing.counting.weigh, a judgement's candidate counts in whole numbers.
 
 A module that holds viper code cannot even be compiled where there is no native emitter:
 importers catch the ImportError or SyntaxError and keep the plain functions.
@@ -925,3 +926,104 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     state[_REDO] = redo
     state[_JUDGE] = judge
     state[_STEADY] = steady
+
+
+# --- a judgement's candidate counts (controller.sensing.counting.weigh) ---------------------
+
+_Q = const(1024)
+_OTHER_BITS = const(4005)
+_NONE = const(1 << 20)
+_W_X = const(0)
+_W_K = const(2)
+_W_OTHER = const(3)
+_W_REF = const(4)
+_W_SPREAD = const(6)
+_W_VARIANCE = const(7)
+_W_MINE = const(8)
+_W_TOTAL = const(9)
+_W_LIKELIER = const(12)
+_W_NEAR = const(13)
+_W_FAR = const(17)
+
+
+@micropython.viper
+def weigh(words: ptr32, exp2: ptr16, half_log2: ptr8):
+    """CountingSensor's `native_weigh`: counting.weigh, its _bits and _weight written out
+    (every number fits 31 bits for the words it is given)."""
+    k = words[_W_K]
+    other = words[_W_OTHER]
+    low = other - 1
+    high = k + 1
+    if k < other:
+        low = k - 1
+        high = other + 1
+    spread2 = words[_W_SPREAD]
+    variance = words[_W_VARIANCE]
+    j = low
+    if j < 0:
+        j = 0
+    while j <= high:
+        side = 0
+        while side < 2:
+            d = j - words[_W_REF + side]
+            if d < 0:
+                d = 0 - d
+            v = d * spread2 + variance
+            off = words[_W_X + side] - j * _Q
+            off2 = off * off
+            bits = _NONE
+            if off2 <= 100 * v:
+                z = off2 // v
+                bits = z * 185 + (off2 - z * v) * 185 // v
+                bits += 1024 - bits // 555
+                while v >= 512:
+                    v >>= 1
+                    bits += 128
+                bits += half_log2[v - 256]
+            words[_W_NEAR + 4 * side + j - low] = bits
+            side += 1
+        j += 1
+    likelier = 0
+    which = 0
+    while which < 2:
+        c = k
+        if which == 1:
+            if other == k:
+                break
+            c = other
+        first = c - 1
+        if first < 0:
+            first = 0
+        top = _OTHER_BITS
+        j = first
+        while j <= c + 1:
+            bits = words[_W_NEAR + j - low]
+            if words[_W_FAR + j - low] < bits:
+                bits = words[_W_FAR + j - low]
+            if bits < top:
+                top = bits
+            j += 1
+        off = _OTHER_BITS - top
+        total = 0
+        if off < 4096:
+            total = exp2[off & 255] >> (off >> 8)
+        mine = 0
+        j = first
+        while j <= c + 1:
+            bits = words[_W_NEAR + j - low]
+            if words[_W_FAR + j - low] < bits:
+                bits = words[_W_FAR + j - low]
+            off = bits - top
+            weight = 0
+            if off < 4096:
+                weight = exp2[off & 255] >> (off >> 8)
+            total += weight
+            if j == c:
+                mine = weight
+            j += 1
+        words[_W_MINE + 2 * which] = mine
+        words[_W_TOTAL + 2 * which] = total
+        if words[_W_FAR + c - low] < words[_W_NEAR + c - low]:
+            likelier |= 1 << which
+        which += 1
+    words[_W_LIKELIER] = likelier

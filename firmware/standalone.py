@@ -49,9 +49,10 @@ from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
 from leds import led_places
 
 try:
-    from fast import counting as native_counting     # the Pico: the per-frame filter native
+    from fast import counting as native_counting     # the Pico: the per-frame filter and the
+    from fast import weigh as native_weigh           # judgements' numbers native
 except (ImportError, SyntaxError):
-    native_counting = None
+    native_counting = native_weigh = None
 
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
@@ -94,7 +95,8 @@ def counting_sensor(calibration):
     """
     channels = len(calibration.tare)
     steady_ms = STEADY_MS * channels // PACED_CHANNELS
-    return CountingSensor(calibration, native=native_counting, judge_most=1,
+    return CountingSensor(calibration, native=native_counting, native_weigh=native_weigh,
+                          judge_most=1,
                           steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS,
                           rejudge_apart=True)
 
@@ -336,7 +338,7 @@ class Standalone:
         if self.calibrating is None:
             idle = spare and not rendered
             if not self._work_ahead(now, idle) and idle and self.sensor.rejudge_due:
-                self._rejudge()         # a turn of its own: 1 to 2 ms of floats
+                self._rejudge()         # a turn of its own: about 1 ms
                 spare = False
         device.tick(spare)              # the heap's look and collection on a turn of its own
 

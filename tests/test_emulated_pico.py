@@ -521,12 +521,34 @@ checks += 1
 if layout != (0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100,
               250, 2, 64, 4):
     wrong.append(("counting layout", layout))
+# a judgement's candidate counts weighed (counting.weigh): the words of random judgements,
+# the zeros together, a seed apart and two, at the edges of the values and variances it takes
+for trial in range(60):
+    words = array.array("i", [0] * counting.WEIGH_WORDS)
+    k = rng.randrange(counting.WHOLE_SEEDS - 2) if trial % 3 else rng.randrange(3)
+    other = max(0, k + rng.randrange(3) - 1)
+    words[counting.W_X] = max(-512, k * counting.Q + rng.randrange(1025) - 512)
+    words[counting.W_EMPTY] = max(-512, other * counting.Q + rng.randrange(1025) - 512)
+    words[counting.W_K] = k
+    words[counting.W_OTHER] = other
+    words[counting.W_REF] = rng.randrange(counting.WHOLE_SEEDS)
+    words[counting.W_EMPTY_REF] = (0, words[counting.W_REF],
+                                   rng.randrange(counting.WHOLE_SEEDS))[rng.randrange(3)]
+    words[counting.W_SPREAD] = rng.randrange(counting.SPREAD_MOST)
+    words[counting.W_VARIANCE] = counting.FLOOR_Q + rng.randrange(
+        counting.NOISE_MOST if trial % 5 == 0 else 3000)
+    plain_words = array.array("i", words)
+    counting.weigh(plain_words, counting._EXP2, counting._HALF_LOG2)
+    fast.weigh(words, counting._EXP2, counting._HALF_LOG2)
+    checks += 1
+    if list(words) != list(plain_words):
+        wrong.append(("weigh", trial, list(words), list(plain_words)))
 for n in (14, 26):
     tare = [rng.randrange(200000) - 100000 for _ in range(n)]
     per_seed = [9000 + rng.randrange(400) for _ in range(n)]
     cal = Calibration(tare, per_seed, 0.02, noise=[2.0 if c % 3 else 0.0 for c in range(n)])
     plain = CountingSensor(cal, stuck_ms=300)
-    native = CountingSensor(cal, stuck_ms=300, native=fast.counting)
+    native = CountingSensor(cal, stuck_ms=300, native=fast.counting, native_weigh=fast.weigh)
     counts = [rng.randrange(6) for _ in range(n)]
     hand = [0] * n
     stuck = [0] * n
@@ -579,7 +601,8 @@ print(checks, wrong)
 def test_the_native_code_does_what_the_plain_python_does(pico):
     """firmware/fast.py (viper: the Pico's hot paths) against the plain Python it stands in
     for, on the real MicroPython, on random inputs: the planner, CRC and COBS, whole Sensors
-    frames, the strip's words, the readings' unpacking, the counting filter."""
+    frames, the strip's words, the readings' unpacking, the counting filter and its
+    judgements' numbers."""
     pico.install("fast", "leds", "hx711", "controller.protocol", "controller.sensing",
                  "controller.rules.rng")
     out = pico.exec(NATIVE_CHECK, timeout_s=300).strip()

@@ -26,15 +26,16 @@ value is judged (a new one every 100 ms until it counts, a counted one every 250
    band of frames. Leaving the band starts a new one: the place is unsettled (a seed falling in,
    a hand in the pit). A step of one seed always leaves it.
 5. **Settle (debounce).** A band `settle_ms` old whose movement is what the noise explains (a
-   hand resting on the pit trembles more than that) is judged at once, then again every
-   100 ms until it counts, and every 250 ms once it does (to follow the cell's creep and to
-   notice a hand that trembles on a counted place). A judgement's floats take 1 ms a
-   channel on a Pico, an eighth of a frame, so a frame makes two at most, the others due
-   waiting a frame or two; and the re-judgements of counted places are paced: the channels
-   earn them a little faster than they fall due and a frame makes only those earned, so they
-   are spread over the frames, about one a frame, instead of all falling on one, or on the
-   frame after the CPU was away. A frame where a new band is judged (where a count may
-   change, and the guide has work to do) makes no re-judgement. Its
+   hand resting on the pit trembles more than that) is judged at once, then again every 100 ms
+   until it counts, and every 250 ms once it does (to follow the cell's creep and to notice a
+   hand that trembles on a counted place). A judgement takes 0.7 ms a channel on a Pico, a
+   fifteenth of a frame (its likelihoods in whole numbers, `weigh`: in floats, every one a heap
+   object there, it was 1 to 2 ms), so a frame makes two at most, the others due waiting a
+   frame or two; and the re-judgements of counted places are paced: the channels earn them a
+   little faster than they fall due and a frame makes only those earned, so they are spread
+   over the frames, about one a frame, instead of all falling on one, or on the frame after the
+   CPU was away. A frame where a new band is judged (where a count may change, and the guide
+   has work to do) makes no re-judgement. Its
    mean is ``x = (mean - tare - drift) / per_seed`` seeds. x below -0.5 is a fault (a tare gone
    wrong, a cell pushed up), and so is x above `max_count` + 0.5 when the sensor is told how
    many seeds are in play (a cell off scale that the converter's range did not catch), both
@@ -83,6 +84,7 @@ times and settled flags of the bands it started). Everywhere else the Python bel
 Portable core: MicroPython subset.
 """
 
+from array import array
 from collections import namedtuple
 from math import exp, sqrt
 
@@ -137,6 +139,32 @@ OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
 NEAR_COUNTS = const(4)      # a judgement's candidate counts: k - 1 .. k + 1 and the other zero's
+Q = const(1024)             # a judgement's whole numbers (`weigh`): seeds in 1/1024...
+FLOOR_Q = const(1678)       # ... SIGMA_FLOOR2 in 1/Q**2 seed**2 (0.0016 * 2**20)...
+OTHER_BITS = const(4005)    # ... and OTHER as _bits gives it: -256 log2(0.02 / Q)
+NONE = const(1 << 20)       # _bits of a likelihood of 0 (z2 over 100)
+WHOLE_SEEDS = const(256)    # a value or zero this many seeds or more: floats (no board's)
+NOISE_MOST = const(1 << 21)     # a channel's noise variance at most (1.4 seeds: no scale)
+HALF_Q = 1024.5             # x * Q + HALF_Q - Q: x rounded to 1/Q seed, for x >= -0.5
+ROOT = 1096538610001        # 2**(-1/256) * 2**40, rounded (_tables)
+SPREAD_MOST = const(16384)  # a mass spread (squared, in 1/Q**2) this wide: floats (0.125 seed)
+# A judgement's words (`weigh`, an array of WEIGH_WORDS ints), in 1/Q seed and 1/Q**2 seed**2:
+W_X = const(0)              # given: the value from the channel's zero and from the empty zero
+W_EMPTY = const(1)
+W_K = const(2)              # ... the nearest count to each
+W_OTHER = const(3)
+W_REF = const(4)            # ... the counts each zero was taken on
+W_EMPTY_REF = const(5)
+W_SPREAD = const(6)         # ... the seeds' mass spread, squared
+W_VARIANCE = const(7)       # ... a value's variance at the zero's own count (floor and noise)
+W_MINE = const(8)           # worked out: k's confidence W_MINE / W_TOTAL...
+W_TOTAL = const(9)
+W_CHANCE = const(10)        # ... other's, W_CHANCE / W_CHANCE_TOTAL (when other != k)...
+W_CHANCE_TOTAL = const(11)
+W_LIKELIER = const(12)      # ... 1: the empty zero explains k better, 2: other
+W_NEAR = const(13)          # ... and the candidates' _bits from the channel's zero (low..high)
+W_FAR = const(17)           # ... and from the empty zero
+WEIGH_WORDS = const(21)
 
 NEGATIVE = -0.5             # seeds: below this a place reads less than empty: a fault
 MENDED_LIMIT = 0.4          # seeds a zero may creep during a fault and still be re-zeroed ...
@@ -228,21 +256,111 @@ def count_confidence(x, k, spread, sigma, ref=0, empty=None, empty_ref=0):
     return mine / total
 
 
-def _share(k, low, near, far):
-    """count_confidence(x, k, ...) from the candidates' likelihoods worked out already:
-    near[j - low] measured from the channel's zero, far[j - low] from the empty zero."""
-    total = OTHER
-    mine = 0.0
-    for j in range(k - 1, k + 2):
-        if j < 0:
-            continue
-        likelihood = near[j - low]
-        if far[j - low] > likelihood:
-            likelihood = far[j - low]
-        total += likelihood
-        if j == k:
-            mine = likelihood
-    return mine / total
+def weigh(words, exp2, half_log2):
+    """A judgement's candidate counts weighed in whole numbers, on `words` (W_X..W_VARIANCE
+    given, W_MINE..W_LIKELIER worked out; the tables are _EXP2 and _HALF_LOG2): what
+    count_confidence works out in floats for the counts k and other, from the two zeros,
+    within 0.015 (tests/test_sensing.py), allocating nothing. A Pico's floats are heap
+    objects: a judgement in floats was about 1 ms there; the firmware's `fast.weigh` does
+    this in native code (CountingSensor's `native_weigh`).
+
+    Each candidate count j near k and other gets _bits from either zero (W_NEAR, W_FAR),
+    and a count's confidence is its likelihood's share (the likelier zero's) of OTHER and
+    its neighbours', as in count_confidence."""
+    k = words[W_K]
+    other = words[W_OTHER]
+    low = (k if k < other else other) - 1
+    high = (other if k < other else k) + 1
+    spread2 = words[W_SPREAD]
+    variance = words[W_VARIANCE]
+    for j in range(low if low > 0 else 0, high + 1):
+        for side in (0, 1):             # W_X, W_REF, W_NEAR; W_EMPTY, W_EMPTY_REF, W_FAR
+            d = j - words[W_REF + side]
+            words[W_NEAR + 4 * side + j - low] = _bits(
+                words[W_X + side] - j * Q, (d if d >= 0 else -d) * spread2 + variance,
+                half_log2)
+    likelier = 0
+    for which in (0, 1):                # k: W_MINE, W_TOTAL; other: W_CHANCE, W_CHANCE_TOTAL
+        c = k if which == 0 else other
+        if which == 1 and other == k:
+            break
+        top = OTHER_BITS                # the likeliest: weights relative to it
+        for j in range(c - 1 if c > 0 else 0, c + 2):
+            bits = words[W_NEAR + j - low]
+            if words[W_FAR + j - low] < bits:
+                bits = words[W_FAR + j - low]
+            if bits < top:
+                top = bits
+        total = _weight(OTHER_BITS - top, exp2)
+        mine = 0
+        for j in range(c - 1 if c > 0 else 0, c + 2):
+            bits = words[W_NEAR + j - low]
+            if words[W_FAR + j - low] < bits:
+                bits = words[W_FAR + j - low]
+            weight = _weight(bits - top, exp2)
+            total += weight
+            if j == c:
+                mine = weight
+        words[W_MINE + 2 * which] = mine
+        words[W_TOTAL + 2 * which] = total
+        if words[W_FAR + c - low] < words[W_NEAR + c - low]:
+            likelier |= 1 << which
+    words[W_LIKELIER] = likelier
+
+
+def _bits(off, variance, half_log2):
+    """_likelihood in whole numbers: a value `off` from the candidate count, in 1/Q seed,
+    with `variance` in 1/Q**2 seed**2 (at least FLOOR_Q) gives ``-256 log2(L / Q)`` where L
+    is _likelihood's ``exp(-z2 / 2) / sqrt(variance)``: ``256 z2 / (2 ln 2) + 128
+    log2(variance)``, the larger the less likely, 256 more being half as likely; NONE where
+    _likelihood gives 0 (z2 over 100). With off within a few seeds and the variance under
+    2**23 (as `weigh` is given them) every product fits 31 bits.
+
+        >>> _bits(0, 4 * FLOOR_Q, _HALF_LOG2) - _bits(0, FLOOR_Q, _HALF_LOG2)  # 2 deviations
+        256
+        >>> _bits(Q, Q * Q, _HALF_LOG2) - _bits(0, Q * Q, _HALF_LOG2)   # one off: exp(-1/2)
+        185
+    """
+    off2 = off * off
+    if off2 > 100 * variance:
+        return NONE
+    z = off2 // variance
+    bits = z * 185 + (off2 - z * variance) * 185 // variance
+    bits += 1024 - bits // 555              # 256 / (2 ln 2) = 185 - 185 / 555
+    while variance >= 512:                  # 128 log2(variance): 128 a halving, and
+        variance >>= 1                      # 1024 + the table's for 256 <= variance < 512
+        bits += 128
+    return bits + half_log2[variance - 256]
+
+
+def _weight(off, exp2):
+    """A likelihood `off` _bits less likely than the likeliest, as 32768 * 2**(-off / 256)."""
+    return exp2[off & 255] >> (off >> 8) if off < 4096 else 0
+
+
+def _tables():
+    """`weigh`'s tables, for i = 0..255: 32768 * 2**(-i / 256) and 128 * log2(1 + i / 256),
+    rounded (tests/test_sensing.py checks them). Worked out in whole numbers, so that every
+    runtime has exactly the same ones (a Pico's floats have 24 bits: not enough), and not
+    written out (a literal stays in a Pico's heap as long as the module): p = 2**55 *
+    2**(-d / 256) for d = 0..256, 2**(-1/256) being ROOT / 2**40, within 2**-45 of it; and
+    128 log2(1 + i / 256) is (d + 1) // 2 for the largest d with p >= 2**55 * 256 / (256 +
+    i), that is d <= 256 log2(1 + i / 256)."""
+    powers = [1 << 55]
+    for _ in range(256):
+        powers.append(powers[-1] * ROOT >> 40)
+    exp2 = array("H", [(p + (1 << 39)) >> 40 for p in powers[:256]])
+    half_log2 = bytearray(256)
+    d = 0
+    for i in range(256):
+        least = (1 << 55) * 256 // (256 + i)
+        while d < 256 and powers[d + 1] >= least:
+            d += 1
+        half_log2[i] = (d + 1) // 2
+    return exp2, bytes(half_log2)
+
+
+_EXP2, _HALF_LOG2 = _tables()
 
 
 def _likelihood(x, j, ref, spread2, floor):
@@ -322,9 +440,9 @@ class CountingSensor:
       so the count, stays right. A hand that presses or lifts by more than the band unsettles
       the place at once.
     - `steady_ms=250`: how often a counted place is judged again (its creep followed, a
-      trembling hand noticed). Each judgement is about 1 ms of floats on a Pico, and on a
-      Pico its floats are heap objects, about a kilobyte of garbage: a board with many
-      channels may pace them slower (firmware/standalone.py does, above 14 channels).
+      trembling hand noticed). Each judgement is about 0.7 ms on a Pico, and its few
+      floats are heap objects there: a board with many channels may pace them slower
+      (firmware/standalone.py does, above 14 channels).
     - `judge_most=2`: judgements in one frame at most, of new bands or of counted places
       (JUDGE_MOST, 2, is the most). One keeps every frame's floats to one judgement's, where
       two places change together (a capture: the pit and the store) or a CPU that was away
@@ -340,15 +458,19 @@ class CountingSensor:
       table, as the module says, and leaves in its header which channels need the Python step
       (REDO) and which are due a judgement (JUDGE). With it the table is an array of 32-bit
       ints, so times and settle_ms and stuck_ms must be whole milliseconds.
+    - `native_weigh=None`: a native version of `weigh`, a judgement's candidate counts in
+      whole numbers (the Pico's firmware/fast.py `weigh`): ``native_weigh(words, exp2,
+      half_log2)`` must leave exactly the words `weigh` leaves.
     """
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "steady_ms", "judge_most", "rejudge_apart", "_channels", "_state", "_native", "_t", "_near", "_far")
+                 "steady_ms", "judge_most", "rejudge_apart", "_channels", "_state", "_native",
+                 "_t", "_words", "_limit", "_weigh", "_noise_q")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS,
-                 judge_most=JUDGE_MOST, rejudge_apart=False):
+                 judge_most=JUDGE_MOST, rejudge_apart=False, native_weigh=None):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -410,7 +532,6 @@ class CountingSensor:
             state[at + FRESH] = 1
             self._channels.append(_Channel(at, motion * calm, flat))
         if native is not None:
-            from array import array
             state = array("i", state)
         self._state = state
         self._native = native
@@ -420,8 +541,20 @@ class CountingSensor:
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
-        self._near = [0.0] * NEAR_COUNTS    # a judgement's likelihoods (_judge), kept to
-        self._far = [0.0] * NEAR_COUNTS     # allocate nothing
+        # a judgement's whole numbers (`weigh`): the seeds' mass spread and each channel's
+        # noise as variances in 1/Q**2 seed**2 (the noise's over a band of n frames: / n,
+        # and at most NOISE_MOST: a noisier cell is no scale)
+        spread = calibration.spread
+        spread2 = int(spread * spread * (Q * Q) + 0.5)
+        self._words = array("i", [0] * WEIGH_WORDS)
+        self._words[W_SPREAD] = spread2
+        self._limit = WHOLE_SEEDS if spread2 < SPREAD_MOST else NEGATIVE
+        self._weigh = weigh if native_weigh is None else native_weigh
+        self._noise_q = []
+        for i in range(size):
+            ratio = calibration.noise[i] / calibration.per_seed[i]
+            noise = int(ratio * ratio * MEDIAN_VARIANCE * (Q * Q) + 0.5)
+            self._noise_q.append(noise if noise < NOISE_MOST else NOISE_MOST)
 
     @property
     def channels(self):
@@ -539,7 +672,7 @@ class CountingSensor:
         """The frame's judgements, in channel order: the new bands' that are due (the counts
         the players wait for); in a frame with none of those, the counted bands'
         re-judgements that are due and earned (`_earn`); judge_most at most. Each costs a Pico
-        1 ms of floats: a frame where a count changes carries no re-judgement. With
+        0.7 ms: a frame where a count changes carries no re-judgement. With
         rejudge_apart the re-judgements are left for `rejudge` (`steady`: its call)."""
         st = self._state
         due = 0 if steady else st[JUDGE]
@@ -772,32 +905,37 @@ class CountingSensor:
             # not one reading changed for a settle time: no real cell is that still, so this
             # may be a channel going dead; the stuck fault follows if it stays so
             return self._set(i, count, False, 0.0, None)
-        # the nearest count from either zero, the likelier of the two
-        spread = cal.spread
-        sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
-        k = _nearest(x)
-        other = _nearest(empty)
+        # the nearest count from either zero (0 below half a seed), the likelier of the two
+        k = int(x + 0.5) if x > 0 else 0
+        other = int(empty + 0.5) if empty > 0 else 0
         low = (k if k < other else other) - 1
         high = (other if k < other else k) + 1
-        if high - low < NEAR_COUNTS:
-            # count_confidence of k and of other, each candidate's likelihoods worked out once
-            # (the two share two or three candidates; every float is a heap object on a Pico):
-            # the same operations in the same order, so the same numbers
-            spread2 = spread * spread
-            floor = SIGMA_FLOOR2 + sigma * sigma
-            near = self._near
-            far = self._far
-            for j in range(low if low > 0 else 0, high + 1):
-                near[j - low] = _likelihood(x, j, ch.ref, spread2, floor)
-                far[j - low] = _likelihood(empty, j, ch.empty_ref, spread2, floor)
-            confidence = _share(k, low, near, far)
+        limit = self._limit
+        if high - low < NEAR_COUNTS and NEGATIVE <= x < limit and NEGATIVE <= empty < limit \
+                and ch.ref < limit and ch.empty_ref < limit:
+            # count_confidence of k and of other, in whole numbers (every float is a heap
+            # object on a Pico, and a judgement made of them was about 1 ms there; `weigh`)
+            words = self._words
+            words[W_X] = int(x * Q + HALF_Q) - Q        # x >= -0.5: rounded to 1/Q seed
+            words[W_EMPTY] = int(empty * Q + HALF_Q) - Q
+            words[W_K] = k
+            words[W_OTHER] = other
+            words[W_REF] = ch.ref
+            words[W_EMPTY_REF] = ch.empty_ref
+            words[W_VARIANCE] = FLOOR_Q + self._noise_q[i] // n
+            self._weigh(words, _EXP2, _HALF_LOG2)
+            confidence = words[W_MINE] / words[W_TOTAL]
+            likelier = words[W_LIKELIER] & 1
             if other != k:
-                chance = _share(other, low, near, far)
+                chance = words[W_CHANCE] / words[W_CHANCE_TOTAL]
                 if chance > confidence:
                     k, confidence = other, chance
+                    likelier = words[W_LIKELIER] & 2
             # the value as the zero that explains k better measures it
-            value = empty if far[k - low] > near[k - low] else x
-        else:                           # the two zeros more than a seed apart: rare
+            value = empty if likelier else x
+        else:           # the two zeros more than a seed apart, or a value out of range: rare
+            spread = cal.spread
+            sigma = cal.noise[i] / per_seed * sqrt(MEDIAN_VARIANCE / n)
             confidence = count_confidence(x, k, spread, sigma, ch.ref, empty, ch.empty_ref)
             chance = count_confidence(x, other, spread, sigma, ch.ref, empty, ch.empty_ref)
             if chance > confidence:
@@ -877,11 +1015,6 @@ class CountingSensor:
         self.confidence[i] = confidence
         self.faults[i] = fault
         return changed
-
-
-def _nearest(x):
-    """The whole number of seeds nearest to `x` (0 for anything below half a seed)."""
-    return int(x + 0.5) if x > 0 else 0
 
 
 def _two_places(x):
