@@ -563,6 +563,8 @@ steps = 0
 # the look at the heap goes) and of it the ticks'
 busy = [0, 0, 0, 0]
 device_collections = device.collections
+starts = []                 # each move's start: [prepared before?, ms to prepare, ms waited]
+await_since = ready_in = None
 while True:
     game = app.session.game
     if over_at is None and (game.over or (moves_cap and len(game.moves) >= moves_cap)):
@@ -577,6 +579,7 @@ while True:
         prepare = app.session.prepare       # a new game's session
         app.session.prepare = timed_prepare
     fed = app.frames
+    ready = ready_in is not None
     t = ticks_us()
     app.step()
     took = ticks_diff(ticks_us(), t)
@@ -599,6 +602,18 @@ while True:
     flash = part[10]
     label = None
     kinds = accepted(app.session.guide)
+    # how long after a move's end (or the game's start) the guide had prepared the next
+    # move's scripts and look-ahead, and whether each move started before that
+    if "start" in kinds:
+        starts.append([1 if ready else 0, ready_in if ready else -1,
+                       -1 if await_since is None else
+                       time.ticks_diff(time.ticks_ms(), await_since)])
+    if app.session.guide.phase != "await":
+        await_since = ready_in = None
+    elif await_since is None:
+        await_since = time.ticks_ms()
+    elif ready_in is None and app.session.prepared:
+        ready_in = time.ticks_diff(time.ticks_ms(), await_since)
     if app.frames != fed:
         frames += 1
         histogram[min((took - flash) // %(bucket_us)d, %(buckets)d - 1)] += 1
@@ -651,7 +666,7 @@ figures = {
     "scores": list(game.scores) if game.over else None, "longest_us": longest[0],
     "longest": longest[1], "collections": collections, "heap_peak": peak, "heap_live": live,
     "heap_start": heap_start, "untrusted": sensors.untrusted, "steps": steps,
-    "busy": busy,
+    "busy": busy, "starts": starts,
     "reader": [sensors.delays, sensors.late, sensors.restarts, sensors.passed_over,
                sensors.revivals], "slow_takes": slow_takes,
     "sensing_errors": app.sensing_errors, "problem": app.problem,
@@ -851,6 +866,17 @@ def dominant(label: str, entry: list[int]) -> str:
     return "%s %.1f" % (name, parts[name] / 1000)
 
 
+def _starts(starts: list[list[int]]) -> str:
+    """Each move's start: whether the guide had its scripts and look-ahead ready (and how
+    long after the move's end, or the game's start, they were), how long the player took."""
+    if not starts:
+        return "no move started"
+    ready = sum(1 for start in starts if start[0])
+    return "%d of %d (%s)" % (ready, len(starts), "; ".join(
+        ("ready in %d ms, lifted after %d" % (start[1], start[2])) if start[0]
+        else "not ready when lifted after %d ms" % start[2] for start in starts))
+
+
 def standalone_report(result: dict) -> str:
     label, entry = worst_frame(result)
     gc_label, gc_entry = worst_frame(result, collected=True)
@@ -878,6 +904,7 @@ def standalone_report(result: dict) -> str:
             "  the loop's steps %(busy_share).0f%% of the run (%(steps)d steps); %(plain)d "
             "plain turns, %(plain_ms).0f ms in all, %(ticks_ms).0f of it the device's ticks "
             "(the looks at the heap)\n"
+            "  moves started with their scripts and look-ahead prepared: %(prepared)s\n"
             "  longest step %(longest).1f ms (%(longest_label)s); %(collections)d collections, "
             "the longest step with one %(gc).1f ms (%(gc_label)s)\n"
             "  heap: %(peak)d bytes in use at most (of %(total)d), %(live)d at most after a "
@@ -903,6 +930,7 @@ def standalone_report(result: dict) -> str:
                 "busy_share": 100 * result["busy"][0] / 1000 / result["total_ms"],
                 "plain": result["busy"][1], "plain_ms": result["busy"][2] / 1000,
                 "ticks_ms": result["busy"][3] / 1000,
+                "prepared": _starts(result.get("starts", [])),
                 "longest_label": result["longest"], "gc": gc_entry[1] / 1000,
                 "gc_label": gc_label, "peak": result["heap_peak"],
                 "total": result["heap_total"], "live": result["heap_live"],

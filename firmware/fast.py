@@ -19,7 +19,8 @@ emitter) runs:
 - `unpack`: hx711.unpack;
 - `counting`: the ordinary channels' share of controller.sensing.counting's per-frame filter
   (`CountingSensor._step`), on its flat table;
-- `weigh`: controller.sensing.counting.weigh, a judgement's candidate counts in whole numbers.
+- `weigh`: controller.sensing.weighing.weigh, a judgement's candidate counts in whole
+  numbers.
 
 A module that holds viper code cannot even be compiled where there is no native emitter:
 importers catch the ImportError or SyntaxError and keep the plain functions.
@@ -928,7 +929,7 @@ def counting(state: ptr32, values: ptr32, trusted: int, t: int):
     state[_STEADY] = steady
 
 
-# --- a judgement's candidate counts (controller.sensing.counting.weigh) ---------------------
+# --- a judgement's candidate counts (controller.sensing.weighing.weigh) -------------------
 
 _Q = const(1024)
 _OTHER_BITS = const(4005)
@@ -948,7 +949,7 @@ _W_FAR = const(17)
 
 @micropython.viper
 def weigh(words: ptr32, exp2: ptr16, half_log2: ptr8):
-    """CountingSensor's `native_weigh`: counting.weigh, its _bits and _weight written out
+    """CountingSensor's `native_weigh`: weighing.weigh, its _bits and _weight written out
     (every number fits 31 bits for the words it is given)."""
     k = words[_W_K]
     other = words[_W_OTHER]

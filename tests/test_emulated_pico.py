@@ -510,7 +510,7 @@ for n in (3, 14, 26):
 # over noise, spikes, seeds dropped and lifted, hands resting, readings out of range, missing
 # and stuck (a short stuck_ms), the judgements paced
 from controller.sensing import Calibration, CountingSensor
-from controller.sensing import counting
+from controller.sensing import counting, weighing
 layout = (counting.SIZE, counting.CREDIT, counting.REDO, counting.JUDGE, counting.STEADY,
           counting.STARTED, counting.LEFT, counting.SETTLE, counting.HEADER, counting.LOW, counting.HIGH, counting.TOL, counting.STUCK_AFTER,
           counting.POS, counting.SAME, counting.SAME_SINCE, counting.N, counting.BASE,
@@ -521,7 +521,7 @@ checks += 1
 if layout != (0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 24, 100,
               250, 2, 64, 4):
     wrong.append(("counting layout", layout))
-# a judgement's candidate counts weighed (counting.weigh): the words of random judgements,
+# a judgement's candidate counts weighed (weighing.weigh): the words of random judgements,
 # the zeros together, a seed apart and two, at the edges of the values and variances it takes
 for trial in range(60):
     words = array.array("i", [0] * counting.WEIGH_WORDS)
@@ -538,8 +538,8 @@ for trial in range(60):
     words[counting.W_VARIANCE] = counting.FLOOR_Q + rng.randrange(
         counting.NOISE_MOST if trial % 5 == 0 else 3000)
     plain_words = array.array("i", words)
-    counting.weigh(plain_words, counting._EXP2, counting._HALF_LOG2)
-    fast.weigh(words, counting._EXP2, counting._HALF_LOG2)
+    weighing.weigh(plain_words, counting.EXP2, counting.HALF_LOG2)
+    fast.weigh(words, counting.EXP2, counting.HALF_LOG2)
     checks += 1
     if list(words) != list(plain_words):
         wrong.append(("weigh", trial, list(words), list(plain_words)))

@@ -253,8 +253,8 @@ def test_a_judgement_gives_count_confidences_numbers_in_whole_numbers():
 
 
 def test_the_judgements_tables_are_what_they_say():
-    assert list(counting._EXP2) == [round(32768 * 2 ** (-i / 256)) for i in range(256)]
-    assert list(counting._HALF_LOG2) == [round(128 * math.log2(1 + i / 256))
+    assert list(counting.EXP2) == [round(32768 * 2 ** (-i / 256)) for i in range(256)]
+    assert list(counting.HALF_LOG2) == [round(128 * math.log2(1 + i / 256))
                                          for i in range(256)]
     assert counting.FLOOR_Q == round(counting.SIGMA_FLOOR2 * counting.Q ** 2)
     assert counting.OTHER_BITS == round(-256 * math.log2(counting.OTHER / counting.Q))

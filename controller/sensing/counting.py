@@ -29,7 +29,7 @@ value is judged (a new one every 100 ms until it counts, a counted one every 250
    hand resting on the pit trembles more than that) is judged at once, then again every 100 ms
    until it counts, and every 250 ms once it does (to follow the cell's creep and to notice a
    hand that trembles on a counted place). A judgement takes 0.7 ms a channel on a Pico, a
-   fifteenth of a frame (its likelihoods in whole numbers, `weigh`: in floats, every one a heap
+   fifteenth of a frame (its likelihoods in whole numbers, `weighing`: in floats, every one a heap
    object there, it was 1 to 2 ms), so a frame makes two at most, the others due waiting a
    frame or two; and the re-judgements of counted places are paced: the channels earn them a
    little faster than they fall due and a frame makes only those earned, so they are spread
@@ -139,16 +139,17 @@ OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
 NEAR_COUNTS = const(4)      # a judgement's candidate counts: k - 1 .. k + 1 and the other zero's
-Q = const(1024)             # a judgement's whole numbers (`weigh`): seeds in 1/1024...
+Q = const(1024)             # a judgement's whole numbers (weighing.py): seeds in 1/1024...
 FLOOR_Q = const(1678)       # ... SIGMA_FLOOR2 in 1/Q**2 seed**2 (0.0016 * 2**20)...
-OTHER_BITS = const(4005)    # ... and OTHER as _bits gives it: -256 log2(0.02 / Q)
-NONE = const(1 << 20)       # _bits of a likelihood of 0 (z2 over 100)
+OTHER_BITS = const(4005)    # ... and OTHER as likelihoods are there: -256 log2(0.02 / Q)
+NONE = const(1 << 20)       # ... and a likelihood of 0 (z2 over 100)
 WHOLE_SEEDS = const(256)    # a value or zero this many seeds or more: floats (no board's)
 NOISE_MOST = const(1 << 21)     # a channel's noise variance at most (1.4 seeds: no scale)
 HALF_Q = 1024.5             # x * Q + HALF_Q - Q: x rounded to 1/Q seed, for x >= -0.5
 ROOT = 1096538610001        # 2**(-1/256) * 2**40, rounded (_tables)
 SPREAD_MOST = const(16384)  # a mass spread (squared, in 1/Q**2) this wide: floats (0.125 seed)
-# A judgement's words (`weigh`, an array of WEIGH_WORDS ints), in 1/Q seed and 1/Q**2 seed**2:
+# A judgement's words (weighing.weigh's: an array of WEIGH_WORDS ints), in 1/Q seed and
+# 1/Q**2 seed**2:
 W_X = const(0)              # given: the value from the channel's zero and from the empty zero
 W_EMPTY = const(1)
 W_K = const(2)              # ... the nearest count to each
@@ -162,7 +163,7 @@ W_TOTAL = const(9)
 W_CHANCE = const(10)        # ... other's, W_CHANCE / W_CHANCE_TOTAL (when other != k)...
 W_CHANCE_TOTAL = const(11)
 W_LIKELIER = const(12)      # ... 1: the empty zero explains k better, 2: other
-W_NEAR = const(13)          # ... and the candidates' _bits from the channel's zero (low..high)
+W_NEAR = const(13)          # ... and the candidates' likelihoods from the channel's zero...
 W_FAR = const(17)           # ... and from the empty zero
 WEIGH_WORDS = const(21)
 
@@ -256,90 +257,8 @@ def count_confidence(x, k, spread, sigma, ref=0, empty=None, empty_ref=0):
     return mine / total
 
 
-def weigh(words, exp2, half_log2):
-    """A judgement's candidate counts weighed in whole numbers, on `words` (W_X..W_VARIANCE
-    given, W_MINE..W_LIKELIER worked out; the tables are _EXP2 and _HALF_LOG2): what
-    count_confidence works out in floats for the counts k and other, from the two zeros,
-    within 0.015 (tests/test_sensing.py), allocating nothing. A Pico's floats are heap
-    objects: a judgement in floats was about 1 ms there; the firmware's `fast.weigh` does
-    this in native code (CountingSensor's `native_weigh`).
-
-    Each candidate count j near k and other gets _bits from either zero (W_NEAR, W_FAR),
-    and a count's confidence is its likelihood's share (the likelier zero's) of OTHER and
-    its neighbours', as in count_confidence."""
-    k = words[W_K]
-    other = words[W_OTHER]
-    low = (k if k < other else other) - 1
-    high = (other if k < other else k) + 1
-    spread2 = words[W_SPREAD]
-    variance = words[W_VARIANCE]
-    for j in range(low if low > 0 else 0, high + 1):
-        for side in (0, 1):             # W_X, W_REF, W_NEAR; W_EMPTY, W_EMPTY_REF, W_FAR
-            d = j - words[W_REF + side]
-            words[W_NEAR + 4 * side + j - low] = _bits(
-                words[W_X + side] - j * Q, (d if d >= 0 else -d) * spread2 + variance,
-                half_log2)
-    likelier = 0
-    for which in (0, 1):                # k: W_MINE, W_TOTAL; other: W_CHANCE, W_CHANCE_TOTAL
-        c = k if which == 0 else other
-        if which == 1 and other == k:
-            break
-        top = OTHER_BITS                # the likeliest: weights relative to it
-        for j in range(c - 1 if c > 0 else 0, c + 2):
-            bits = words[W_NEAR + j - low]
-            if words[W_FAR + j - low] < bits:
-                bits = words[W_FAR + j - low]
-            if bits < top:
-                top = bits
-        total = _weight(OTHER_BITS - top, exp2)
-        mine = 0
-        for j in range(c - 1 if c > 0 else 0, c + 2):
-            bits = words[W_NEAR + j - low]
-            if words[W_FAR + j - low] < bits:
-                bits = words[W_FAR + j - low]
-            weight = _weight(bits - top, exp2)
-            total += weight
-            if j == c:
-                mine = weight
-        words[W_MINE + 2 * which] = mine
-        words[W_TOTAL + 2 * which] = total
-        if words[W_FAR + c - low] < words[W_NEAR + c - low]:
-            likelier |= 1 << which
-    words[W_LIKELIER] = likelier
-
-
-def _bits(off, variance, half_log2):
-    """_likelihood in whole numbers: a value `off` from the candidate count, in 1/Q seed,
-    with `variance` in 1/Q**2 seed**2 (at least FLOOR_Q) gives ``-256 log2(L / Q)`` where L
-    is _likelihood's ``exp(-z2 / 2) / sqrt(variance)``: ``256 z2 / (2 ln 2) + 128
-    log2(variance)``, the larger the less likely, 256 more being half as likely; NONE where
-    _likelihood gives 0 (z2 over 100). With off within a few seeds and the variance under
-    2**23 (as `weigh` is given them) every product fits 31 bits.
-
-        >>> _bits(0, 4 * FLOOR_Q, _HALF_LOG2) - _bits(0, FLOOR_Q, _HALF_LOG2)  # 2 deviations
-        256
-        >>> _bits(Q, Q * Q, _HALF_LOG2) - _bits(0, Q * Q, _HALF_LOG2)   # one off: exp(-1/2)
-        185
-    """
-    off2 = off * off
-    if off2 > 100 * variance:
-        return NONE
-    z = off2 // variance
-    bits = z * 185 + (off2 - z * variance) * 185 // variance
-    bits += 1024 - bits // 555              # 256 / (2 ln 2) = 185 - 185 / 555
-    while variance >= 512:                  # 128 log2(variance): 128 a halving, and
-        variance >>= 1                      # 1024 + the table's for 256 <= variance < 512
-        bits += 128
-    return bits + half_log2[variance - 256]
-
-
-def _weight(off, exp2):
-    """A likelihood `off` _bits less likely than the likeliest, as 32768 * 2**(-off / 256)."""
-    return exp2[off & 255] >> (off >> 8) if off < 4096 else 0
-
-
 def _tables():
-    """`weigh`'s tables, for i = 0..255: 32768 * 2**(-i / 256) and 128 * log2(1 + i / 256),
+    """weighing.weigh's tables, for i = 0..255: 32768 * 2**(-i / 256) and 128 * log2(1 + i / 256),
     rounded (tests/test_sensing.py checks them). Worked out in whole numbers, so that every
     runtime has exactly the same ones (a Pico's floats have 24 bits: not enough), and not
     written out (a literal stays in a Pico's heap as long as the module): p = 2**55 *
@@ -360,7 +279,7 @@ def _tables():
     return exp2, bytes(half_log2)
 
 
-_EXP2, _HALF_LOG2 = _tables()
+EXP2, HALF_LOG2 = _tables()
 
 
 def _likelihood(x, j, ref, spread2, floor):
@@ -458,9 +377,9 @@ class CountingSensor:
       table, as the module says, and leaves in its header which channels need the Python step
       (REDO) and which are due a judgement (JUDGE). With it the table is an array of 32-bit
       ints, so times and settle_ms and stuck_ms must be whole milliseconds.
-    - `native_weigh=None`: a native version of `weigh`, a judgement's candidate counts in
-      whole numbers (the Pico's firmware/fast.py `weigh`): ``native_weigh(words, exp2,
-      half_log2)`` must leave exactly the words `weigh` leaves.
+    - `native_weigh=None`: a native version of weighing.weigh, a judgement's candidate
+      counts in whole numbers (the Pico's firmware/fast.py `weigh`): ``native_weigh(words,
+      EXP2, HALF_LOG2)`` must leave exactly the words `weigh` leaves.
     """
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
@@ -541,7 +460,7 @@ class CountingSensor:
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
-        # a judgement's whole numbers (`weigh`): the seeds' mass spread and each channel's
+        # a judgement's whole numbers (weighing.py): the seeds' mass spread and each channel's
         # noise as variances in 1/Q**2 seed**2 (the noise's over a band of n frames: / n,
         # and at most NOISE_MOST: a noisier cell is no scale)
         spread = calibration.spread
@@ -549,7 +468,12 @@ class CountingSensor:
         self._words = array("i", [0] * WEIGH_WORDS)
         self._words[W_SPREAD] = spread2
         self._limit = WHOLE_SEEDS if spread2 < SPREAD_MOST else NEGATIVE
-        self._weigh = weigh if native_weigh is None else native_weigh
+        if native_weigh is None:
+            try:
+                from .weighing import weigh as native_weigh     # (only where none is given:
+            except ImportError:                                 # no Pico loads its bytecode)
+                from weighing import weigh as native_weigh
+        self._weigh = native_weigh
         self._noise_q = []
         for i in range(size):
             ratio = calibration.noise[i] / calibration.per_seed[i]
@@ -914,7 +838,7 @@ class CountingSensor:
         if high - low < NEAR_COUNTS and NEGATIVE <= x < limit and NEGATIVE <= empty < limit \
                 and ch.ref < limit and ch.empty_ref < limit:
             # count_confidence of k and of other, in whole numbers (every float is a heap
-            # object on a Pico, and a judgement made of them was about 1 ms there; `weigh`)
+            # object on a Pico, and a judgement made of them was about 1 ms there; weighing)
             words = self._words
             words[W_X] = int(x * Q + HALF_Q) - Q        # x >= -0.5: rounded to 1/Q seed
             words[W_EMPTY] = int(empty * Q + HALF_Q) - Q
@@ -923,7 +847,7 @@ class CountingSensor:
             words[W_REF] = ch.ref
             words[W_EMPTY_REF] = ch.empty_ref
             words[W_VARIANCE] = FLOOR_Q + self._noise_q[i] // n
-            self._weigh(words, _EXP2, _HALF_LOG2)
+            self._weigh(words, EXP2, HALF_LOG2)
             confidence = words[W_MINE] / words[W_TOTAL]
             likelier = words[W_LIKELIER] & 1
             if other != k:
