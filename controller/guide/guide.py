@@ -396,9 +396,8 @@ class Guide:
         if self.done == len(self.script):
             if not self.flagged:        # activity mode: a flashing pit must be put right first
                 self._complete()
-        elif (self.mode == COUNTING and not self.skip_offered and not self._faulty()
-              and self.laps > SKIP_AFTER_LAPS
-              and len(self.script) - self.done >= SKIP_MIN_STEPS):
+        elif (self.mode == COUNTING and not self.skip_offered and self.laps > SKIP_AFTER_LAPS
+              and len(self.script) - self.done >= SKIP_MIN_STEPS and not self._faulty()):
             self.skip_offered = True
             self.events.append(("skip_offered", self.move))
 
@@ -524,12 +523,15 @@ class Guide:
         next LOOKAHEAD steps). `still`: whether the reading agrees with the board as it is,
         when the caller knows (the reading where a pit is lifted is compared with every
         legal move's steps, and the board as it is stays the same)."""
-        start = self._places()
+        start = self._now                       # (a call less: the reading where a pit
+        if start is None:                       # is lifted asks this of every legal move)
+            start = self._places()
         if still is None:
             still = self._agrees(counts, settled, start, ())
         if still and not self.confirmed:
             return 0            # the usual frame: nothing new (confirm() looks further)
-        looks, moved = self._lookup(move, done)
+        entry = self._looks.get(move * LOOKS + done)
+        looks, moved = self._lookup(move, done) if entry is None else entry
         if (moved is not None and not self.faults[moved]
                 and (counts[moved] == start[moved] or not settled[moved])):
             # the place every one of its boards changes reads unchanged, or not yet settled:
