@@ -269,6 +269,10 @@ def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0) -> dict:
                                        if begin_ns <= t < end_ns)[:100],
                   # a result of the slowest chip replaced unread: a reading lost
                   lost=within(slowest.get("overwritten_times_ns", [])) if slowest else 0,
+                  # ... and when, ms into the measured run (to set beside the step log's)
+                  lost_log=[(t - begin_ns) // 1000000
+                            for t in (slowest.get("overwritten_times_ns", []) if slowest else [])
+                            if begin_ns <= t < end_ns][:100],
                   reads=sum(chip.get("reads", 0) for chip in models),
                   # the emulator's own check: a parked PIO poll woken a turn late (0 in a
                   # run whose figures can be trusted; firmware/emulator/README.md)

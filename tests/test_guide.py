@@ -167,6 +167,41 @@ def test_a_guide_drawing_into_one_frame_shows_what_a_new_frame_would(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_a_move_sown_to_its_end_keeps_its_board_which_is_the_engines_position(variant):
+    """The reading that completes a move keeps the board the move was sown on (no new one: a
+    Pico's heap is slow to find room for it), and that board is, count for count and Uur for
+    Uur, the one made from the engine's position; at the game's end (the collection) and
+    where the board is not the engine's position (here a move the engine alone made), the
+    guide makes it anew. Whole games with mistakes put right."""
+    rng = random.Random(5)
+    game = Game(variant)
+    guide = Guide(game)
+    counts = game.pits + [0, 0]
+    player = LedPlayer(game.rules.n, rng, 0.05)
+    kept = 0
+    for _ in range(100000):
+        if guide.phase == OVER:
+            break
+        before, moves = guide.board, len(game.moves)
+        guide.update(counts)
+        if len(game.moves) > moves:
+            made = guide._position_board()
+            assert (guide.board.pits, guide.board.stores, guide.board.uur, guide.board.hand) \
+                == (made.pits, made.stores, made.uur, made.hand)
+            if guide.phase == AWAIT:
+                assert guide.board is before
+                kept += 1
+        apply_action(player.next_action(guide.frame, counts), counts, player)
+    assert guide.phase == OVER and kept == len(game.moves) - 1
+    assert guide.board.places() == counts               # the collection's board, made anew
+    guide = Guide(Game(variant))
+    board = guide.board
+    guide.game.push(guide.game.legal[0])                # the engine moved, the board did not
+    guide._await()
+    assert guide.board is not board and guide.board.places() == guide._position_board().places()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_whole_games_counting_with_a_picos_bytearray_of_counts(variant):
     for seed in range(3):
         stats = play_counting(variant, seed, 0.05, as_bytes=True)

@@ -82,6 +82,7 @@ class Guide:
         self._last_settled = None                   # settled flags), kept for _rejudge
         self._looks = {}                            # move * LOOKS + done -> the look-ahead
         self._now = None                            # self.board's places, once asked for
+        self.board = None                           # the board as it should be (_await)
         self._await()
 
     # Every method the owner calls ends by marking the frame to be drawn again (`_redraw`),
@@ -332,11 +333,23 @@ class Guide:
 
     def _await(self):
         self.phase = OVER if self.game.over else AWAIT
-        self.board = self._position_board()
+        if not self._at_position():
+            self.board = self._position_board()
         self._moved()
         self.scripts = {}
         self.hint = None
         self.mistake = None
+
+    def _at_position(self):
+        """self.board already shows the engine's position (a move's script sown to its end on
+        it): it is kept, not made again (three lists, which a Pico's nearly full heap is slow
+        to find room for, in the reading that completes a move)."""
+        board = self.board
+        game = self.game
+        return (board is not None and board.hand == 0 and not game.over
+                and board.pits == game.pits and board.uur == game.uur
+                and board.stores[0] == game.captured[0] + self.aside[0]
+                and board.stores[1] == game.captured[1] + self.aside[1])
 
     def _restore(self):
         self._moved()
