@@ -1,5 +1,6 @@
 """Sessions: the journal resumes a game at the same move and step, whatever stops it."""
 
+import json
 import random
 
 import pytest
@@ -73,6 +74,9 @@ def test_move_sync_resumes_from_what_reached_the_storage():
     run(session, counts, player, 60)
     again = Session.resume(MemoryStorage(storage.lines()), SYNC_MOVE)
     assert again.game.moves == session.game.moves
+    # a move's steps are not journaled: they would be synced only with the move's own line
+    kinds = [json.loads(line)["e"] for line in storage.lines()[1:]]
+    assert "step" not in kinds and kinds.count("move") == len(session.game.moves) >= 1
 
 
 def test_damaged_journals_are_refused_with_the_line():

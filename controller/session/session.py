@@ -11,7 +11,8 @@ taken back or skipped ahead. `resume` replays it and puts the guide back at the 
 the same step, so the players carry on where they were. The storage is synced after every
 accepted step by default (a Pi); `sync="move"` syncs after each completed move only (a Pico,
 whose flash wears), and a resume then goes back to the start of the move in progress — the
-guide's difference view leads the board back there. `one_frame=True` makes each guide draw
+guide's difference view leads the board back there; its steps are not journaled (they would
+be synced only with the move's own line). `one_frame=True` makes each guide draw
 every LED frame into one Frame it keeps (Guide's `one_frame`: a Pico's).
 
 With `match=True` the session plays a match in hands (RULES.md 2.1): when a hand ends it works
@@ -223,6 +224,11 @@ class Session:
             if kind not in _LOGGED:
                 continue
             if kind == "step_done":
+                if self.sync == SYNC_MOVE:
+                    # it would reach the storage only with the line of the move that it is a
+                    # step of (which says more), and a Pico's reading that accepts a step
+                    # would make a string for it on a nearly full heap
+                    continue
                 line = '{"e": "step", "done": %d}' % event[1]
             elif kind == "move_taken_back" or kind == "move_abandoned":
                 line = '{"e": "%s"}' % ("takeback" if kind == "move_taken_back" else "abandon")
