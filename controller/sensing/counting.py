@@ -467,6 +467,8 @@ class CountingSensor:
         spread2 = int(spread * spread * (Q * Q) + 0.5)
         self._words = array("i", [0] * WEIGH_WORDS)
         self._words[W_SPREAD] = spread2
+        # values and zeros below this many seeds are judged in whole numbers; none (NEGATIVE)
+        # where the spread is so wide that the variances would not fit 31 bits
         self._limit = WHOLE_SEEDS if spread2 < SPREAD_MOST else NEGATIVE
         if native_weigh is None:
             try:
