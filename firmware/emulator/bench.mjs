@@ -57,6 +57,7 @@ const SCENARIOS = [
   { name: 'busy, no PIO', code: BUSY },
   { name: 'busy, PIO running (2 MHz square wave)', setup: PIO_SETUP.running, code: BUSY },
   { name: 'busy, PIO stalled on WAIT', setup: PIO_SETUP.stalled, code: BUSY },
+  { name: 'busy, no PIO, no XIP cache modelled', code: BUSY, xip: false },
   { name: 'asleep, no PIO', code: SLEEP },
   { name: 'asleep, PIO running (2 MHz square wave)', setup: PIO_SETUP.running, code: SLEEP },
   { name: 'asleep, PIO stalled on WAIT', setup: PIO_SETUP.stalled, code: SLEEP },
@@ -77,7 +78,8 @@ function parse(argv) {
 }
 
 function boot(options, scenario = {}) {
-  const pico = new Pico({ kit: options.kit, pioShortcuts: scenario.shortcuts ?? true });
+  const pico = new Pico({ kit: options.kit, pioShortcuts: scenario.shortcuts ?? true,
+                         xipCache: scenario.xip ?? true });
   if (scenario.board) new Board(pico, scenario.board);
   let out = '';
   pico.onSerial = (bytes) => { out += Buffer.from(bytes).toString('latin1'); };

@@ -165,7 +165,9 @@ class EmulatedPico:
     code that keeps the Pico busy: idle time flies by) or "paused" (only `run_ms` moves it). `flash_in` boots from a saved 2 MiB flash image
     instead of the kit's firmware.uf2; `flash_out` saves the flash when it stops.
     `pio_shortcuts=False` runs every stalled or spinning PIO machine cycle by cycle (slow; for
-    checking that the shortcuts change nothing); `seed` and `spread` draw the HX711s' periods.
+    checking that the shortcuts change nothing); `xip_cache=False` leaves out the XIP cache's
+    misses (xip.mjs: every fetch from flash as fast as one from SRAM, as rp2040js has it);
+    `seed` and `spread` draw the HX711s' periods.
     """
 
     def __init__(self, kit: str | os.PathLike | None = None,
@@ -174,6 +176,7 @@ class EmulatedPico:
                  flash_in: str | os.PathLike | None = None,
                  flash_out: str | os.PathLike | None = None,
                  seed: int = 1, spread: float | None = None, pio_shortcuts: bool = True,
+                 xip_cache: bool = True,
                  boot_timeout_s: float = 60.0, node: str = "node") -> None:
         if mode not in MODES:
             raise ValueError("mode is one of %s, not %r" % (", ".join(MODES), mode))
@@ -187,6 +190,7 @@ class EmulatedPico:
         self.seed = seed
         self.spread = spread
         self.pio_shortcuts = pio_shortcuts
+        self.xip_cache = xip_cache
         self.boot_timeout_s = boot_timeout_s
         self.node = node
         self.serial_url = ""
@@ -216,6 +220,8 @@ class EmulatedPico:
             command.append("--uart")
         if not self.pio_shortcuts:
             command.append("--no-pio-shortcuts")
+        if not self.xip_cache:
+            command.append("--no-xip-cache")
         if self.flash_in:
             command += ["--flash-in", str(self.flash_in)]
         if self.flash_out:

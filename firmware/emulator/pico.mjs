@@ -5,9 +5,9 @@
 //
 // Grown from the team kit's run/pico.mjs (the USB host that NAKs, the UART interrupt fix, the
 // raw-REPL-free boot), with these changes: PIO in lockstep with clk_sys (pio.mjs), pads with
-// pulls, loopback and synchronisers (pins.mjs), time kept in sys cycles, and a run loop that
-// stops at a given emulated time or wall budget (for the server's pacing). README.md beside
-// this file lists what is modelled and what is not.
+// pulls, loopback and synchronisers (pins.mjs), the XIP cache's misses (xip.mjs), time kept in
+// sys cycles, and a run loop that stops at a given emulated time or wall budget (for the
+// server's pacing). README.md beside this file lists what is modelled and what is not.
 //
 //   const pico = new Pico({ kit: process.env.LAYLI_PICO_KIT });
 //   pico.boot();                              // firmware.uf2, or pico.boot({ flashImage })
@@ -21,6 +21,7 @@ import { decodeBlock } from 'uf2';
 import { installFlash } from './flash.mjs';
 import { PioLockstep } from './pio.mjs';
 import { Pads } from './pins.mjs';
+import { installXipCache } from './xip.mjs';
 
 const FLASH_START = 0x10000000;
 const UART_BAUD = 115200;
@@ -64,7 +65,8 @@ function fixDmaPacing(mcu) {
 }
 
 export class Pico {
-  constructor({ kit, uart = false, flashTiming = true, pioShortcuts = true, log = LogLevel.Error } = {}) {
+  constructor({ kit, uart = false, flashTiming = true, pioShortcuts = true, xipCache = true,
+                log = LogLevel.Error } = {}) {
     this.files = kitFiles(kit, { uart });
     this.sim = new Simulator();
     this.clock = this.sim.clock;
@@ -73,6 +75,7 @@ export class Pico {
     this.mcu.loadBootrom(new Uint32Array(rom.buffer.slice(rom.byteOffset, rom.byteOffset + rom.byteLength)));
     this.mcu.logger = new ConsoleLogger(log);
     this.flash = installFlash(this.mcu, { timing: flashTiming });
+    this.xip = xipCache ? installXipCache(this.mcu) : null;     // stalls on its misses (xip.mjs)
     this.pads = new Pads(this.mcu, this.clock);
     this.pio = new PioLockstep(this.mcu, this.clock, { shortcuts: pioShortcuts });
     this.pads.touch = (pin) => this.pio.touchPin(pin);
@@ -271,6 +274,7 @@ export class Pico {
       pioInstructions: this.pio.machines.reduce((sum, m) => sum + m.instructions, 0),
       pioSkippedCycles: this.pio.machines.reduce((sum, m) => sum + m.skipped, 0),
       pioLateResumes: this.pio.lateResumes,
+      xip: this.xip ? { ...this.xip } : null,
     };
   }
 }

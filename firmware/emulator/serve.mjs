@@ -7,6 +7,7 @@
 //   node firmware/emulator/serve.mjs [--kit DIR] [--board FILE.json] [--serial-port N]
 //        [--mode realtime|fast|paused] [--uart] [--flash-in IMG] [--flash-out IMG]
 //        [--seed N] [--spread X] [--no-flash-timing] [--no-pio-shortcuts]
+//        [--no-xip-cache]
 //
 // --kit defaults to $LAYLI_PICO_KIT. The first line on stdout is
 //   {"ready": true, "serial_port": 40123, "serial_url": "socket://127.0.0.1:40123", ...}
@@ -26,7 +27,7 @@ const AHEAD_NS = 2e6;       // realtime: emulated time may lead wall time by thi
 const SLICE_MS = 15;        // wall time per slice of emulation between I/O events
 
 function parseArgs(argv) {
-  const o = { kit: process.env.LAYLI_PICO_KIT, serialPort: 0, mode: 'realtime', seed: 1, spread: undefined, flashTiming: true, pioShortcuts: true };
+  const o = { kit: process.env.LAYLI_PICO_KIT, serialPort: 0, mode: 'realtime', seed: 1, spread: undefined, flashTiming: true, pioShortcuts: true, xipCache: true };
   const value = (i) => {
     if (i >= argv.length) throw new Error(`${argv[i - 1]} needs a value`);
     return argv[i];
@@ -44,6 +45,7 @@ function parseArgs(argv) {
     else if (a === '--spread') o.spread = Number(value(++i));
     else if (a === '--no-flash-timing') o.flashTiming = false;
     else if (a === '--no-pio-shortcuts') o.pioShortcuts = false;
+    else if (a === '--no-xip-cache') o.xipCache = false;
     else throw new Error(`unknown option ${a}`);
   }
   if (!MODES.includes(o.mode)) throw new Error(`--mode is one of ${MODES.join(', ')}, not ${o.mode}`);
@@ -55,7 +57,8 @@ function parseArgs(argv) {
 class Server {
   constructor(options) {
     this.options = options;
-    this.pico = new Pico({ kit: options.kit, uart: options.uart, flashTiming: options.flashTiming, pioShortcuts: options.pioShortcuts });
+    this.pico = new Pico({ kit: options.kit, uart: options.uart, flashTiming: options.flashTiming,
+                          pioShortcuts: options.pioShortcuts, xipCache: options.xipCache });
     this.board = null;
     this.probes = {};
     this.mode = options.mode;
