@@ -59,8 +59,9 @@ the Pico's nearly full heap finding room for one took up to 0.6 ms), each step's
 worked out after it, and the player follows the frame the strip was last drawn with (asked
 for between steps, the guide's frame would be drawn outside the steps timed). It prints:
 
-- the worst guide frame (a step that fed the guide a reading, no garbage collection in it)
-  against the frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
+- the worst guide frame (a step that fed the guide a reading, or the session what one
+  changed, a turn of its own: Standalone.step; no garbage collection in it) against the
+  frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
   median frame, the 90th and 99th percentiles; the worst frame by what the reading did (a
   reading that changed nothing, a seed dropped, a relay's pick, a capture, an Uur, a move
   lifted or completed) with its largest part;
@@ -418,9 +419,18 @@ class Timed(Standalone):
             wrapped[3] = self.sensor
             self.sensor._judge = counting(self.sensor._judge, 12)
         t = ticks_us()
-        updated = Standalone._sense(self, now, trusted)
-        part[0] = ticks_diff(ticks_us(), t)
-        return updated
+        Standalone._sense(self, now, trusted)
+        part[0] += ticks_diff(ticks_us(), t)
+
+    def _update(self):
+        # what a reading changed, to the session (in the next turn without a reading, see
+        # Standalone.step): timed as sensing too, and its turn a guide frame of its own
+        if rejudged[0]:
+            Standalone._update(self)        # timed with the re-judgement that asked for it
+            return
+        t = ticks_us()
+        Standalone._update(self)
+        part[0] += ticks_diff(ticks_us(), t)
 
     def _react(self):
         # the step's events, kept for its label: _react hands the session a new list
@@ -618,8 +628,11 @@ while True:
         await_since = time.ticks_ms()
     elif ready_in is None and app.session.prepared:
         ready_in = time.ticks_diff(time.ticks_ms(), await_since)
-    if app.frames != fed:
-        frames += 1
+    # a guide frame: a turn with a reading, or with the session's update of what the last
+    # one changed (a turn of its own, Standalone.step)
+    if app.frames != fed or part[4]:
+        if app.frames != fed:
+            frames += 1
         histogram[min((took - flash) // %(bucket_us)d, %(buckets)d - 1)] += 1
         label = "+".join(kinds) if kinds else "reading"
     if part[2] or part[3]:

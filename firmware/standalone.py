@@ -57,9 +57,10 @@ except (ImportError, SyntaxError):
 JOURNAL = "journal.jsonl"
 CALIBRATION = "calibration.json"
 RENDER_MS = 40                  # the strip follows the guide's patterns 25 times a second,
-RENDER_WAITS = 3                # on a turn without a reading (this many readings' turns later
-                                # at most: those queued during a collection, a CPU too busy;
-                                # twice as many when the session worked on those readings)
+RENDER_WAITS = 3                # on a turn with nothing else to do (this many busy turns later
+                                # at most, then instead of a reading: the readings queued
+                                # during a collection, a CPU too busy; twice as many instead
+                                # of the session's update)
 SCRIPTS_FIRST_MS = 1000         # a move's files wait this long at most for the next scripts,
 UNPLANNED_MS = 3000             # and this long at most for the load cells' reads to be queued
 FRESH_US = 25000                # back from a flash write or a collection, the guide is fed the
@@ -235,9 +236,8 @@ class Standalone:
         self._counts = _counts_store(self.session, channels)
         self._colours = bytearray(3 * channels)     # each LED frame's colours, a place's 3
         self._render_at = 0
-        self._render_waits = 0          # turns with a reading the LEDs have waited for
-        self._drawn = None              # the guide's frame the strip shows,
-        self._stale = False             # drawn again in a reading's turn, not the newest
+        self._render_waits = 0          # turns the LEDs have waited for, being due
+        self._changed = None            # the places a reading changed, for the session
 
     # --- games ----------------------------------------------------------------------------
 
@@ -250,7 +250,6 @@ class Standalone:
         except RulesError as error:
             raise StandaloneError("game: %s" % error)
         self.skip_offered = False
-        self._drawn = None
         self._resolved()
 
     def _resolved(self):
@@ -277,18 +276,35 @@ class Standalone:
     # --- the main loop ----------------------------------------------------------------------
 
     def step(self):
-        """One turn of the main loop: a reading of the cells if one is ready, the buttons, the
-        LEDs (25 frames a second), the buzzer, the watchdog."""
+        """One turn of the main loop: one job (a reading of the cells if one is ready, what
+        the last one changed to the session, or the LEDs, 25 frames a second), the buttons,
+        the buzzer, the watchdog."""
         device = self.device
         now = self.clock.ticks_ms()
-        updated = False                 # the session worked on a changed reading
+        # one job a turn, each a few milliseconds at most, the next reading waiting in the
+        # ring meanwhile (a millisecond or two): a reading through the sensing; or what the
+        # last one changed to the session (a count that changes is a judgement of the
+        # sensing's, a millisecond, and a step of the game's, 3 to 5 ms: a move's end, a
+        # capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or
+        # the LEDs, every RENDER_MS (the guide's frame drawn, the strip: 3 to 6 ms), on a
+        # turn with nothing else to do, or after RENDER_WAITS turns of waiting for one (a
+        # CPU behind, taking the readings queued while it was away) instead of the reading
+        # or, after twice as many, the session's update
+        due = now >= self._render_at
+        waits = self._render_waits
+        overdue = due and waits >= RENDER_WAITS
+        updated = fed = False
         if self.calibrating is None:
-            trusted = device.sensors.take(self._values)
-            fed = trusted >= 0
-            if fed:
-                self.frames += 1
-                updated = self._sense(now, trusted)
-        else:
+            if self._changed is not None and not (overdue and waits >= 2 * RENDER_WAITS):
+                self._update()
+                updated = True
+            elif not overdue:
+                trusted = device.sensors.take(self._values)
+                fed = trusted >= 0
+                if fed:
+                    self.frames += 1
+                    self._sense(now, trusted)
+        elif not overdue:
             frame = device.sensors.read()
             fed = frame is not None
             if fed:
@@ -301,40 +317,23 @@ class Standalone:
             self._react()
         else:
             self._calibrated()
-        # the LEDs' turn comes every RENDER_MS, but not in a turn that fed the guide a reading
-        # (the frame the players wait for; drawing the guide's frame and the strip is 3 to 6
-        # ms more on a 2 x 12 board): in the next turn, or after
-        # RENDER_WAITS turns with a reading each (the readings queued while the CPU was away);
-        # then the strip goes on animating the frame it shows, and the guide's newer one (2.5
-        # ms to draw on a nearly full heap) waits for the next turn without a reading, or for
-        # the next such draw at the latest (a CPU that has no turn without a reading); and
-        # not in a turn whose reading the session worked on (a move's lift, a step: 3 to 5
-        # ms), for RENDER_WAITS turns more at most
-        due = now >= self._render_at
-        waits = self._render_waits
-        rendered = due and (not fed or waits >= RENDER_WAITS and (
-            not updated or waits >= 2 * RENDER_WAITS))
+        rendered = due and not fed and not updated
         if due and not rendered:
             self._render_waits += 1
         if rendered:
             self._render_waits = 0
+            self._render_at = now + RENDER_MS
             if self.calibrating is not None:
-                self._render_at = now + RENDER_MS
                 shown = self.calibrating.frame()
-            elif fed and self._drawn is not None and not self._stale:
-                shown = self._drawn             # still due: the next turn without a reading
-                self._stale = True
             else:
-                self._render_at = now + RENDER_MS
-                shown = self._drawn = self.session.frame
-                self._stale = False
+                shown = self.session.frame
             # the patterns' phase at the moment of drawing, not at the step's start: the
             # sensing and the guide may have taken tens of ms since (a relay's pick, a move's
             # start), and a blink drawn that late is a different blink to the players
             device.strip.show_places(
                 place_colours(shown, self.layout, self.clock.ticks_ms(), self._colours),
                 self._led_place)
-        spare = not fed
+        spare = not fed and not updated
         if self.calibrating is None:
             idle = spare and not rendered
             if not self._work_ahead(now, idle) and idle and self.sensor.rejudge_due:
@@ -391,23 +390,34 @@ class Standalone:
 
     def _sense(self, now, trusted):
         """The reading in self._values (`trusted`: the bitmask of the cells to believe)
-        through the sensing, and what changed to the session; True when something did."""
-        sensor = self.sensor
+        through the sensing; the places whose count, settled flag or fault changed wait for
+        `_update` (see step)."""
         try:
-            changed = sensor.feed_values(now, self._values, trusted)
+            changed = self.sensor.feed_values(now, self._values, trusted)
         except SensingError as error:       # a frame the converters should never give
             self.sensing_errors += 1
             self.problem = str(error)
-            return False
-        if not changed:
-            return False
-        self._update(changed)
-        return True
+            return
+        if changed:
+            self._note(changed)
 
-    def _update(self, changed):
+    def _note(self, changed):
+        waiting = self._changed
+        if waiting is None:
+            self._changed = changed
+            return
+        for place in changed:           # (a re-judgement's, with a reading's waiting)
+            if place not in waiting:
+                waiting.append(place)
+
+    def _update(self):
         """The sensing's counts, settled flags and faults to the session, after a change in
-        the places `changed` (the counts kept are copied from the sensing's there alone: a
+        the places noted (the counts kept are copied from the sensing's there alone: a
         place's count changes only with a change the sensing reports)."""
+        changed = self._changed
+        if changed is None:
+            return
+        self._changed = None
         sensor = self.sensor
         counts = self._counts
         sensed = sensor.counts
@@ -422,14 +432,16 @@ class Standalone:
         without a reading: `counting_sensor`), and what changed to the session."""
         changed = self.sensor.rejudge()
         if changed:
-            self._update(changed)
+            self._note(changed)
+            self._update()
 
     def press(self, button):
         """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""
         if self.calibrating is not None:
             self.calibrating.press(button)
             return
-        session = self.session
+        self._update()                  # the last reading first: a press answers the board
+        session = self.session          # as it is
         if button == NEW_GAME:
             self.new_game()
         elif button == UNDO:

@@ -250,15 +250,13 @@ def test_a_collection_found_due_goes_before_a_moves_files():
 
 
 def test_the_leds_are_drawn_on_a_turn_without_a_reading():
-    """A turn that feeds the guide a reading is the frame the players wait for: the LEDs
-    (3 to 6 ms on a Pico) wait for the next turn, RENDER_WAITS turns with a reading at most
-    (those queued while the CPU was away), and a reading's turn then animates the frame the
-    strip shows, not the guide's newer one (drawing it is 2.5 ms more), which the next
-    turn without a reading draws, or the next draw after that at the latest. Turns 1 ms
-    apart draw the guide's frames off the readings' turns, every RENDER_MS or so; turns 12 ms
-    apart, each with a reading, draw the frame shown once RENDER_WAITS turns have waited
-    after RENDER_MS, and the guide's newest RENDER_WAITS turns after that; RENDER_WAITS turns
-    more at most where the session worked on those turns' readings."""
+    """A turn does one job: a reading, the session's update, or the LEDs (3 to 6 ms on a
+    Pico), which wait for a turn with nothing else to do, RENDER_WAITS busy turns at most
+    (a CPU taking the readings queued while it was away): then they take the turn instead of
+    the reading, which waits in the ring. Turns 1 ms apart draw the guide's frame on turns
+    without a reading, every RENDER_MS or so; turns 12 ms apart, each with a reading ready,
+    draw it RENDER_WAITS turns after RENDER_MS, on a turn that takes no reading, and every
+    other turn takes one."""
     for every in (1, 12):
         clock, device, app, folder = _standalone()
         seeds = rig.Seeds(app.session.game.pits + [0, 0])
@@ -272,29 +270,61 @@ def test_the_leds_are_drawn_on_a_turn_without_a_reading():
             return show(colours, led_place)
 
         strip.show_places = counted
-        draws = []              # (turns since the last draw, fed a reading, the guide's newest)
+        draws = []              # (turns since the last draw, fed a reading)
         turns = 0
+        fed_turns = 0
         for _ in range(1000 // every):
-            due = app._render_at
             fed = app.frames
             drawn = len(shown)
             app.step()
             turns += 1
+            fed_turns += app.frames != fed
             if len(shown) != drawn:
-                draws.append((turns, app.frames != fed, app._render_at != due))
+                draws.append((turns, app.frames != fed))
                 turns = 0
             clock.advance(every)
         assert draws, every
+        assert not any(fed for _, fed in draws), draws
         if every == 1:
-            assert all(newest and not fed for _, fed, newest in draws), draws
             assert len(draws) >= 1000 // (RENDER_MS + every) - 1, draws
         else:
-            assert all(fed for _, fed, _ in draws[1:]), draws
-            newest = [newest for _, _, newest in draws[1:]]
-            assert all(a != b for a, b in zip(newest, newest[1:])), draws   # in turn
-            for turns, _, newest in draws[1:]:
-                least = RENDER_WAITS + 1 if newest else RENDER_MS // every + 1 + RENDER_WAITS
-                assert least <= turns <= least + RENDER_WAITS, draws
+            for turns, _ in draws[1:]:
+                assert turns == RENDER_MS // every + 1 + RENDER_WAITS, draws
+            # every other turn took a reading: each has one ready (a conversion every 10.7 ms)
+            assert fed_turns == 1000 // every - len(draws), (fed_turns, len(draws))
+
+
+def test_a_turn_takes_a_reading_or_gives_the_session_what_it_changed_not_both():
+    """A reading that changes a count is a judgement of the sensing's and then a step of the
+    game's: on a 2 x 12 Pico the two in one turn were most of a frame. The session gets what
+    a reading changed in the next turn, which takes no reading (it waits in the ring); the
+    game goes on as before."""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    turns = []                  # per turn: (took a reading, gave the session an update)
+    session = app.session
+    update = session.update
+    updates = []
+
+    def updated(counts, settled=None, faults=None):
+        updates.append(1)
+        return update(counts, settled, faults)
+
+    session.update = updated
+    while len(app.session.game.moves) < 2:
+        rig.advance_board(app.session.guide, seeds.counts, 3)
+        for _ in range(70):
+            seeds.load()
+            fed, told = app.frames, len(updates)
+            app.step()
+            turns.append((app.frames != fed, len(updates) != told))
+            clock.advance(4)
+    assert sum(1 for _, told in turns if told) >= 10, turns
+    assert not any(fed and told for fed, told in turns), turns
+    # each update in the turn after the reading that called for it
+    assert all(turns[k - 1][0] for k, (_, told) in enumerate(turns) if told), turns
+    assert seeds.counts == app.session.guide.board.places()
 
 
 def test_counted_places_are_judged_again_on_turns_without_a_reading():
