@@ -15,7 +15,8 @@ What one `step` does:
 
 - reads the bytes the host sent and answers each message: a `LedFrame` (the guide's frame: a
   colour and a pattern per place) is drawn through config.json's game.layout, its patterns
-  animated here 25 times a second (a colour per place, the strip filled by leds.py); `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
+  animated here 25 times a second (a colour per place, the strip filled by leds.py), on a
+  step that sent no reading; `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
   to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
   sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
   answers a new host's `Hello` with ours;
@@ -49,8 +50,14 @@ except (ImportError, SyntaxError):      # a port without viper (the tests'): pla
     fast = None
 
 FIRMWARE = "layli-pico 0.1.0"
-RENDER_MS = 40              # a guide frame's patterns are drawn 25 times a second
-IDLE_MS = 4                 # the main loop's longest wait between two steps
+RENDER_MS = 40              # a guide frame's patterns are drawn 25 times a second, on a
+RENDER_WAITS = 3            # turn without a reading (this many turns with one later at most)
+IDLE_MS = 4                 # the main loop's longest wait between two steps, and
+TURN_MS = 7                 # the most from one step's start to the next's: each step looks
+                            # at the reader's ring, and a read that a conversion would end
+                            # inside must have its delay queued before it starts (a
+                            # conversion every 10.7 ms): a 6.5 ms step and the 4 ms wait after
+                            # it left 52 reads a minute too late to delay on a 2 x 12 board
 LINK_POLL_MS = 10           # the link looks for messages to resend this often
 MASK32 = 0xFFFFFFFF         # the protocol's times are 32-bit, wrapping
 SMALL = 0x3FFFFFFF          # below this an int is a small one on the Pico: no masking needed
@@ -93,6 +100,8 @@ class Bridge:
         # frames of the layout's places)
         self._colours = None if self.layout is None else bytearray(3 * len(self.layout.leds))
         self._render_at = 0
+        self._render_waits = 0      # turns with a reading the LEDs have waited for, being due
+        self._began = 0             # when the last step started (ms)
         self._poll_at = 0
         # On the Pico each reading goes from the HX711s' reader to the wire as a whole frame
         # built natively (fast.SensorsFrames: the very bytes Sensors(...).encode would give)
@@ -115,10 +124,12 @@ class Bridge:
         """One turn of the main loop (see the module)."""
         device = self.device
         link = self.link
+        self._began = self.clock.ticks_ms()
         data = self.port.read()
         if data:
             for message in link.receive(data):
                 self._handle(message)
+        sent = False
         if self._native:
             trusted = device.sensors.take(self._values)
             if trusted >= 0:
@@ -126,21 +137,31 @@ class Bridge:
                 self._missing = ~trusted & self._every
                 link.send_encoded(SENSORS, self._encode)
                 self.sensor_frames += 1
+                sent = True
         else:
             frame = device.sensors.read()
             if frame is not None:
                 link.send(Sensors(wire_ms(self.clock.ticks_ms()), frame))
                 self.sensor_frames += 1
+                sent = True
         now = self.clock.ticks_ms()
         for button, pressed, time_ms in device.buttons.poll(now):
             link.send(Button(button, pressed, wire_ms(time_ms)))
         if now >= self._poll_at:            # resends are due hundreds of ms apart
             self._poll_at = now + LINK_POLL_MS
             link.poll()
+        # the LEDs (3 to 6 ms on a 2 x 12 board) not in a turn that sent a reading: the
+        # reader's next read is planned from the ring at the next turn, which a turn of both
+        # could leave too late to delay it (a conversion then ends inside the read); the next
+        # turn, RENDER_WAITS turns with a reading later at most
         if self.frame is not None and now >= self._render_at:
-            self._render_at = now + RENDER_MS
-            device.strip.show_places(place_colours(self.frame, self.layout, now, self._colours),
-                                     self._led_place)
+            if sent and self._render_waits < RENDER_WAITS:
+                self._render_waits += 1
+            else:
+                self._render_waits = 0
+                self._render_at = now + RENDER_MS
+                device.strip.show_places(
+                    place_colours(self.frame, self.layout, now, self._colours), self._led_place)
         device.tick()
 
     def _encode_sensors(self, seq):
@@ -197,15 +218,21 @@ class Bridge:
 
     def idle(self):
         """Wait between two steps: until the host sends something or IDLE_MS pass (a port
-        that cannot wait for bytes: IDLE_MS on the clock). The readings come every 10.7 ms and
+        that cannot wait for bytes: IDLE_MS on the clock), less after a long step, so that a
+        step starts TURN_MS after the last at most. The readings come every 10.7 ms and
         queue meanwhile: a step every 2 ms or so costs them nothing but 2 ms of latency."""
+        rest = TURN_MS - (self.clock.ticks_ms() - self._began)
+        if rest <= 0:
+            return
+        if rest > IDLE_MS:
+            rest = IDLE_MS
         # looked up each time: kept in an attribute instead, every step measured 0.9 ms a
         # frame slower on the emulated Pico (the instance's attribute table, we think)
         wait = getattr(self.port, "wait", None)
         if wait is None:
-            self.clock.sleep_ms(IDLE_MS)
+            self.clock.sleep_ms(rest)
         else:
-            wait(IDLE_MS)
+            wait(rest)
 
     def run(self):
         """Bridge mode for ever: start, the watchdog, then a step whenever the host sends or

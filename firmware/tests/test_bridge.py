@@ -94,6 +94,47 @@ def test_a_guide_frame_is_drawn_through_the_layout_and_animated_here():
     assert bridge.leds_rejected == 1 and "12 places; game.layout has 14" in bridge.problem
 
 
+def test_the_leds_wait_for_a_step_without_a_reading_and_a_long_step_a_shorter_wait():
+    """A step that sent a reading does not draw the LEDs as well (RENDER_WAITS such steps
+    later at most): the next step's look at the reader's ring must come in time to delay a
+    read that a conversion would end inside. For the same reason the wait after a step is
+    shorter when the step was long: TURN_MS from one step's start to the next at most."""
+    from bridge import IDLE_MS, RENDER_MS, TURN_MS
+    clock, cells, device, port, bridge, host = _bridge()
+    bridge.start()
+    host.link.connect()
+    frame = Frame(14)
+    frame.set(0, "south", "steady")
+    host.link.send(LedFrame(frame.encode()))
+    rig.exchange(clock, bridge, host, 20)
+    strip = device.strip
+    show = strip.show_places
+    drawn = []
+
+    def counted(colours, led_place):
+        drawn.append(1)
+        return show(colours, led_place)
+
+    strip.show_places = counted
+    steps = []                  # (sent a reading, drew the LEDs)
+    for _ in range(500):
+        sent, draws = bridge.sensor_frames, len(drawn)
+        bridge.step()
+        host.pump()
+        steps.append((bridge.sensor_frames != sent, len(drawn) != draws))
+        clock.advance(1)
+    assert sum(1 for sent, _ in steps if sent) >= 40
+    assert len(drawn) >= 500 // (RENDER_MS + 1) - 1, steps
+    assert not any(sent and drew for sent, drew in steps), steps
+    # the wait: IDLE_MS after a short step, what is left of TURN_MS after a long one
+    for took, waited in ((1, IDLE_MS), (TURN_MS - 2, 2), (TURN_MS + 3, 0)):
+        bridge.step()
+        clock.advance(took)
+        before = clock.ticks_ms()
+        bridge.idle()
+        assert clock.ticks_ms() - before == waited, (took, waited)
+
+
 def test_state_request_gets_everything_a_reconnecting_host_needs():
     clock, cells, device, port, bridge, host = _bridge()
     bridge.start()
