@@ -285,18 +285,24 @@ class Standalone:
         # ring meanwhile (a millisecond or two): a reading through the sensing; or what the
         # last one changed to the session (a count that changes is a judgement of the
         # sensing's, a millisecond, and a step of the game's, 3 to 5 ms: a move's end, a
-        # capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or
-        # the LEDs, every RENDER_MS (the guide's frame drawn, the strip: 3 to 6 ms), on a
-        # turn with nothing else to do, or after RENDER_WAITS turns of waiting for one (a
-        # CPU behind, taking the readings queued while it was away) instead of the reading
-        # or, after twice as many, the session's update
+        # capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or,
+        # after a step, the boards of the move's next steps, which the next step's reading
+        # would otherwise work out in its turn (Session.ready); or the LEDs, every
+        # RENDER_MS (the guide's frame drawn, the strip: 3 to 6 ms), on a turn with nothing
+        # else to do, or after RENDER_WAITS turns of waiting for one (a CPU behind, taking
+        # the readings queued while it was away) instead of the reading or, after twice as
+        # many, the session's work
         due = now >= self._render_at
         waits = self._render_waits
         overdue = due and waits >= RENDER_WAITS
         updated = fed = False
         if self.calibrating is None:
-            if self._changed is not None and not (overdue and waits >= 2 * RENDER_WAITS):
-                self._update()
+            if not (overdue and waits >= 2 * RENDER_WAITS) and (
+                    self._changed is not None or not self.session.ready):
+                if self._changed is not None:
+                    self._update()
+                else:
+                    self.session.prepare()
                 updated = True
             elif not overdue:
                 trusted = device.sensors.take(self._values)

@@ -514,3 +514,19 @@ def test_asking_whether_prepared_works_nothing_out():
         assert guide.prepare()
     assert set(guide.scripts) == set(game.legal_moves())
     assert not guide.prepare()          # the look-aheads made too: nothing left
+
+
+def test_ready_says_whether_the_next_steps_boards_are_made():
+    """`ready` is False after a step is accepted until `prepare` has made the boards of the
+    move's next steps (a Pico gives that a turn of its own); the reading of the next step
+    then finds them made, and the move goes on as without."""
+    game, guide, counts = start()
+    assert guide.ready                          # no move under way
+    counts[2] = 0                               # South lifts pit 3: four seeds
+    guide.update(counts)
+    assert guide.phase == SOWING and not guide.ready
+    assert guide.prepare() and guide.ready
+    counts[3] += 1                              # the first seed into pit 4
+    guide.update(counts)
+    assert guide.done == 2 and not guide.ready
+    assert guide.prepare() and guide.ready

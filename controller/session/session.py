@@ -114,6 +114,12 @@ class Session:
         """False while the next move's scripts wait to be made (Guide.prepared)."""
         return self.setup is not None or self.guide.prepared
 
+    @property
+    def ready(self):
+        """False while the move under way waits for the boards of its next steps
+        (Guide.ready)."""
+        return self.setup is not None or self.guide.ready
+
     def _hand_ended(self):
         """A match's hand is over and not yet closed."""
         match = self.match

@@ -297,8 +297,8 @@ def test_the_leds_are_drawn_on_a_turn_without_a_reading():
 def test_a_turn_takes_a_reading_or_gives_the_session_what_it_changed_not_both():
     """A reading that changes a count is a judgement of the sensing's and then a step of the
     game's: on a 2 x 12 Pico the two in one turn were most of a frame. The session gets what
-    a reading changed in the next turn, which takes no reading (it waits in the ring); the
-    game goes on as before."""
+    a reading changed in the next turn, which takes no reading (it waits in the ring), and
+    the boards of the move's next steps in a turn after it; the game goes on as before."""
     clock, device, app, folder = _standalone()
     seeds = rig.Seeds(app.session.game.pits + [0, 0])
     rig.run(clock, app, 400, before=seeds.load)
@@ -312,18 +312,24 @@ def test_a_turn_takes_a_reading_or_gives_the_session_what_it_changed_not_both():
         return update(counts, settled, faults)
 
     session.update = updated
+    looked = []                 # turns that found the move's next boards missing
     while len(app.session.game.moves) < 2:
         rig.advance_board(app.session.guide, seeds.counts, 3)
         for _ in range(70):
             seeds.load()
             fed, told = app.frames, len(updates)
+            waiting = app._changed is None and not session.ready
             app.step()
             turns.append((app.frames != fed, len(updates) != told))
+            if waiting:
+                looked.append((app.frames != fed, session.ready))
             clock.advance(4)
     assert sum(1 for _, told in turns if told) >= 10, turns
     assert not any(fed and told for fed, told in turns), turns
     # each update in the turn after the reading that called for it
     assert all(turns[k - 1][0] for k, (_, told) in enumerate(turns) if told), turns
+    # and a step's update leaves the next steps' boards to a turn of their own
+    assert len(looked) >= 5 and looked == [(False, True)] * len(looked), looked
     assert seeds.counts == app.session.guide.board.places()
 
 
