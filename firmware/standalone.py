@@ -277,8 +277,8 @@ class Standalone:
 
     def step(self):
         """One turn of the main loop: one job (a reading of the cells if one is ready, what
-        the last one changed to the session, or the LEDs, 25 frames a second), the buttons,
-        the buzzer, the watchdog."""
+        the last one changed to the session, the boards of a move's next steps, or the LEDs,
+        25 frames a second), the buttons, the buzzer, the watchdog."""
         device = self.device
         now = self.clock.ticks_ms()
         # one job a turn, each a few milliseconds at most, the next reading waiting in the
@@ -408,6 +408,7 @@ class Standalone:
             self._note(changed)
 
     def _note(self, changed):
+        """Keep the places in `changed` for the next `_update`, with those already kept."""
         waiting = self._changed
         if waiting is None:
             self._changed = changed
