@@ -294,7 +294,7 @@ class Guide:
                     self._look(move, 0)
                     return True
         elif self.phase == SOWING:
-            if self.move * LOOKS + self.done not in self._looks:
+            if not self.ready:
                 self._look(self.move, self.done)
                 return True
             return self.game.prepare_push(self.move)      # False once it is done
