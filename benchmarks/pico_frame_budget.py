@@ -52,15 +52,17 @@ look-ahead, its scripts of moves and the journal's appends; the sounds (`_react`
 guide's frame (drawn when the LEDs' turn asks for it), the LED render and the strip write,
 the sensors' read, the device's tick and the buttons' poll; the files a completed move
 leaves (its journal lines, the calibration) written at the end of a step, counted as a step
-of their own ("flash"), the next move's scripts made on idle turns ("prepare"), and the
-counted places' re-judgements made on idle turns ("rejudge"). The wrappers allocate nothing
+of their own ("flash"), the next move's scripts made on idle turns ("prepare"), a new
+band's judgement in the turn after its reading ("judge", a guide frame), and the counted
+places' re-judgements made on idle turns ("rejudge"). The wrappers allocate nothing
 (no `*args` tuple: on
 the Pico's nearly full heap finding room for one took up to 0.6 ms), each step's label is
 worked out after it, and the player follows the frame the strip was last drawn with (asked
 for between steps, the guide's frame would be drawn outside the steps timed). It prints:
 
-- the worst guide frame (a step that fed the guide a reading, or the session what one
-  changed, a turn of its own: Standalone.step; no garbage collection in it) against the
+- the worst guide frame (a step that fed the guide a reading, or judged a new band it
+  made due, or gave the session what they changed, each a turn of its own:
+  Standalone.step; no garbage collection in it) against the
   frame period (10.7 ms: one HX711 conversion), what it did and its parts; the
   median frame, the 90th and 99th percentiles; the worst frame by what the reading did (a
   reading that changed nothing, a seed dropped, a relay's pick, a capture, an Uur, a move
@@ -425,9 +427,6 @@ class Timed(Standalone):
     def _update(self):
         # what a reading changed, to the session (in the next turn without a reading, see
         # Standalone.step): timed as sensing too, and its turn a guide frame of its own
-        if rejudged[0]:
-            Standalone._update(self)        # timed with the re-judgement that asked for it
-            return
         t = ticks_us()
         Standalone._update(self)
         part[0] += ticks_diff(ticks_us(), t)
@@ -449,15 +448,17 @@ class Timed(Standalone):
             part[10] += ticks_diff(ticks_us(), t)
         return did
 
-    def _rejudge(self):
-        # a re-judgement in a turn without a reading: timed as sensing, labelled "rejudge"
-        rejudged[0] = True
+    def _judge(self):
+        # a judgement in a turn of its own: timed as sensing; a new band's (in the turn after
+        # its reading) is a guide frame, labelled "judge"; a counted place's again, on an
+        # idle turn, is labelled "rejudge"
+        judged[0] = 1 if self.sensor.judge_due else 2
         t = ticks_us()
-        Standalone._rejudge(self)
+        Standalone._judge(self)
         part[0] += ticks_diff(ticks_us(), t)
 
 
-rejudged = [False]
+judged = [0]                # this step's judgement: 0 none, 1 a new band's, 2 a re-judgement
 
 
 def accepted(guide):
@@ -628,20 +629,20 @@ while True:
         await_since = time.ticks_ms()
     elif ready_in is None and app.session.prepared:
         ready_in = time.ticks_diff(time.ticks_ms(), await_since)
-    # a guide frame: a turn with a reading, or with the session's update of what the last
-    # one changed (a turn of its own, Standalone.step)
-    if app.frames != fed or part[4]:
+    # a guide frame: a turn with a reading, or a new band's judgement, or the session's
+    # update of what they changed (each a turn of its own, Standalone.step)
+    if app.frames != fed or part[4] or judged[0] == 1:
         if app.frames != fed:
             frames += 1
         histogram[min((took - flash) // %(bucket_us)d, %(buckets)d - 1)] += 1
-        label = "+".join(kinds) if kinds else "reading"
+        label = "+".join(kinds) if kinds else "judge" if judged[0] == 1 else "reading"
     if part[2] or part[3]:
         label = (label + "+render") if label else "render"
     if part[11]:
         label = (label + "+prepare") if label else "prepare"
-    if rejudged[0]:
-        rejudged[0] = False
+    if judged[0] == 2:
         label = (label + "+rejudge") if label else "rejudge"
+    judged[0] = 0
     if collected:
         label = (label + "+gc") if label else "gc"
     if flash:
@@ -862,6 +863,7 @@ KINDS = (("reading", "a reading that changed nothing"), ("drop", "a seed dropped
          ("collect", "the end's collection"), ("start", "a move lifted"),
          ("done", "a move completed"), ("flash", "a file written after a step's reading"),
          ("prepare", "a move's script prepared on an idle turn"),
+         ("judge", "a new band judged in the turn after its reading"),
          ("rejudge", "a counted place judged again on an idle turn"))
 
 

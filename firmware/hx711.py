@@ -584,7 +584,9 @@ class _Reader:
         and parsing them took a Pico 0.75 ms a reading (16 ms after a flash write). The parse
         starts again at the first read after them. The planner keeps every chip's rhythm:
         the conversions it did not see are counted in whole periods at the next one it sees
-        (ReadPlanner.saw_end)."""
+        (ReadPlanner.saw_end). The readings queued before the absence and not yet taken
+        are older still: they go too (a guide fed them first would count what the players
+        have since moved)."""
         taken, entries = ring.taken, ring.entries
         times = ring.times
         mem32 = machine.mem32
@@ -597,6 +599,11 @@ class _Reader:
             else:
                 high = middle
         ring.taken = (taken + low) % entries
+        if fast is None:
+            while self._queue:
+                self._spare.append(self._queue.pop()[0])
+        else:
+            self._context[fast.COUNT] = 0
         self._forget()
         self._seek()
         self.passed_over += 1

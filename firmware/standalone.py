@@ -88,8 +88,8 @@ FAULT = ((147, 500),)
 def counting_sensor(calibration):
     """The board's sensing: the native per-frame filter where there is one, and the counted
     places' re-judgements paced so that a large board makes no more of them a second than
-    a 2 x 6 one (PACED_CHANNELS), each made in a turn of the loop without a reading
-    (`Standalone._rejudge`).
+    a 2 x 6 one (PACED_CHANNELS); every judgement is made in a turn of the loop of its own
+    (`Standalone._judge`).
 
         >>> counting_sensor(Calibration([0] * 26, [1000.0] * 26)).steady_ms
         464
@@ -99,7 +99,7 @@ def counting_sensor(calibration):
     return CountingSensor(calibration, native=native_counting, native_weigh=native_weigh,
                           judge_most=1,
                           steady_ms=steady_ms if steady_ms > STEADY_MS else STEADY_MS,
-                          rejudge_apart=True)
+                          judge_apart=True)
 
 
 def _counts_store(session, channels):
@@ -282,10 +282,10 @@ class Standalone:
         device = self.device
         now = self.clock.ticks_ms()
         # one job a turn, each a few milliseconds at most, the next reading waiting in the
-        # ring meanwhile (a millisecond or two): a reading through the sensing; or what the
-        # last one changed to the session (a count that changes is a judgement of the
-        # sensing's, a millisecond, and a step of the game's, 3 to 5 ms: a move's end, a
-        # capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or,
+        # ring meanwhile (a millisecond or two): a reading through the sensing (its parse
+        # and the filter); or a new band's judgement that reading made due (1 to 3 ms); or
+        # what they changed to the session (a step of the game's, 3 to 5 ms: a move's end,
+        # a capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or,
         # after a step, the boards of the move's next steps, which the next step's reading
         # would otherwise work out in its turn (Session.ready); or the LEDs, every
         # RENDER_MS (the guide's frame drawn, the strip: 3 to 6 ms), on a turn with nothing
@@ -297,9 +297,12 @@ class Standalone:
         overdue = due and waits >= RENDER_WAITS
         updated = fed = False
         if self.calibrating is None:
+            sensor = self.sensor
             if not (overdue and waits >= 2 * RENDER_WAITS) and (
-                    self._changed is not None or not self.session.ready):
-                if self._changed is not None:
+                    sensor.judge_due or self._changed is not None or not self.session.ready):
+                if sensor.judge_due:
+                    self._judge()
+                elif self._changed is not None:
                     self._update()
                 else:
                     self.session.prepare()
@@ -343,7 +346,7 @@ class Standalone:
         if self.calibrating is None:
             idle = spare and not rendered
             if not self._work_ahead(now, idle) and idle and self.sensor.rejudge_due:
-                self._rejudge()         # a turn of its own: about 1 ms
+                self._judge()           # a turn of its own: about 1 ms
                 spare = False
         device.tick(spare)              # the heap's look and collection on a turn of its own
 
@@ -434,13 +437,13 @@ class Standalone:
             counts[place] = 0 if count is None else count if count < 256 else 255
         self.session.update(counts, sensor.settled, sensor.faults)
 
-    def _rejudge(self):
-        """The counted places' re-judgements that are due (the sensing leaves them to a turn
-        without a reading: `counting_sensor`), and what changed to the session."""
-        changed = self.sensor.rejudge()
+    def _judge(self):
+        """The sensing's judgements that are due (it leaves them to a turn of their own:
+        `counting_sensor`): a new band's, in the turn after its reading, or a counted place's
+        again, on an idle turn. What they changed waits for `_update`, the next turn."""
+        changed = self.sensor.judge()
         if changed:
             self._note(changed)
-            self._update()
 
     def press(self, button):
         """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""

@@ -425,24 +425,24 @@ def test_new_counts_are_judged_two_a_frame_at_most(judge_most):
 
 
 class Apart:
-    """A CountingSensor with rejudge_apart, as a Pico's loop drives it: each frame fed, then
-    the re-judgements due made in a turn of their own (`rejudge`)."""
+    """A CountingSensor with judge_apart, as a Pico's loop drives it: each frame fed, then
+    the judgements due made in a turn of their own (`judge`)."""
 
     def __init__(self, sensor: CountingSensor) -> None:
         self.sensor = sensor
 
     def feed(self, t_ms, raw):
-        return self.sensor.feed(t_ms, raw) + self.sensor.rejudge()
+        return self.sensor.feed(t_ms, raw) + self.sensor.judge()
 
     def __getattr__(self, name):
         return getattr(self.sensor, name)
 
 
-def test_re_judgements_apart_are_made_only_by_rejudge_at_the_same_pace():
-    """rejudge_apart: a still, counted board's frames re-judge nothing; `rejudge()` after each
+def test_re_judgements_apart_are_made_only_by_judge_at_the_same_pace():
+    """judge_apart: a still, counted board's frames re-judge nothing; `judge()` after each
     frame makes the re-judgements, each place about every steady_ms, as feed would have."""
     cells = LoadCells(random.Random(7), channels=14, counts=[4] * 12 + [0, 0])
-    sensor = CountingSensor(cells.calibration(), judge_most=1, rejudge_apart=True)
+    sensor = CountingSensor(cells.calibration(), judge_most=1, judge_apart=True)
     t = settle(Apart(sensor), cells)
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
     in_feed = made = 0
@@ -452,15 +452,39 @@ def test_re_judgements_apart_are_made_only_by_rejudge_at_the_same_pace():
         in_feed += sum(1 for i in range(14) if sensor.values[i] != last[i])
         last = list(sensor.values)
         due = sensor.rejudge_due
-        assert sensor.rejudge() == []
+        assert not sensor.judge_due
+        assert sensor.judge() == []
         judged = sum(1 for i in range(14) if sensor.values[i] != last[i])
         assert judged <= 1 and (judged == 1) == due
-        assert sensor.rejudge() == [] and list(sensor.values) == list(sensor.values)
+        assert sensor.judge() == [] and list(sensor.values) == list(sensor.values)
         made += judged
         t += FRAME_MS
     assert in_feed == 0
     assert 14 * 5.4 * 1000 / STEADY_MS * 0.9 <= made <= 14 * 5.4 * 1000 / STEADY_MS * 1.1
     assert sensor.counts == [4] * 12 + [0, 0] and all(sensor.settled)
+
+
+def test_a_new_band_judged_apart_counts_one_judge_after_its_frame():
+    """judge_apart: the frame that makes a new band's judgement due only says so
+    (`judge_due`); the next `judge()` counts it, judge_most a call, and a second place that
+    changed with it (a capture: pit and store) is due again at the next frame."""
+    cells = LoadCells(random.Random(11), channels=14, counts=[4] * 12 + [0, 0])
+    sensor = CountingSensor(cells.calibration(), judge_most=1, judge_apart=True)
+    t = settle(Apart(sensor), cells)
+    cells.set_count(3, 0)                       # a capture: pit 3's four into South's store
+    cells.set_count(12, 4)
+    counted = []
+    while len(counted) < 2:
+        before = list(sensor.counts)
+        sensor.feed(t, cells.frame(t))
+        assert sensor.counts == before          # no count changes in a frame's feed
+        if sensor.judge_due:
+            changed = sensor.judge()
+            assert not sensor.judge_due         # one judgement a call, the rest next frame
+            counted += [i for i in changed if sensor.settled[i]]
+        t += FRAME_MS
+    assert sorted(counted) == [3, 12]
+    assert sensor.counts[3] == 0 and sensor.counts[12] == 4 and all(sensor.settled)
 
 
 @pytest.mark.parametrize("seed", [4, 5])
@@ -470,7 +494,7 @@ def test_re_judgements_apart_count_and_track_drift_as_well(seed):
     creep followed."""
     rng = random.Random(seed)
     cells = LoadCells(rng, channels=14, spread=0.02, drift=0.2)
-    sensor = Apart(CountingSensor(cells.calibration(), judge_most=1, rejudge_apart=True))
+    sensor = Apart(CountingSensor(cells.calibration(), judge_most=1, judge_apart=True))
     truth = Truth(cells)
     frames = int(10 * 60_000 / FRAME_MS)
     start = settle(sensor, cells)       # (one new count a frame: 14 frames to count them all)

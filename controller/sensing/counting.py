@@ -367,11 +367,13 @@ class CountingSensor:
       two places change together (a capture: the pit and the store) or a CPU that was away
       has earned two re-judgements; the second place then counts a frame later
       (firmware/standalone.py, where a frame with two was 1 to 2 ms over the frame's time).
-    - `rejudge_apart=False`: True leaves the counted places' re-judgements out of `feed`
-      and `feed_values` (a new band's judgement, the count the players wait for, stays in
-      them) for `rejudge()` to make, in a turn of the owner's loop that has no frame to take
-      (a Pico's: a re-judgement is 1 to 2 ms there, and a frame that also carries a step of
-      the game was over the frame's time).
+    - `judge_apart=False`: True leaves every judgement out of `feed` and `feed_values` for
+      `judge()` to make, in a turn of the owner's loop of its own: a new band's (the count
+      the players wait for: `judge_due` after the frame that made it due, judge_most of
+      them, the others a frame later as without it), and a counted place's re-judgement
+      (`rejudge_due`, paced as without it). On a Pico a judgement is 1 to 3 ms, and a
+      frame's turn that also parsed the reading, or carried a step of the game, was over
+      the frame's time.
     - `native=None`: a native version of the per-frame filter for `feed_values` (the Pico's
       firmware/fast.py `counting`): ``native(state, values, trusted, t_ms)`` works on the flat
       table, as the module says, and leaves in its header which channels need the Python step
@@ -384,12 +386,12 @@ class CountingSensor:
 
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
-                 "steady_ms", "judge_most", "rejudge_apart", "_channels", "_state", "_native",
+                 "steady_ms", "judge_most", "judge_apart", "_channels", "_state", "_native",
                  "_t", "_words", "_limit", "_weigh", "_noise_q")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS,
-                 judge_most=JUDGE_MOST, rejudge_apart=False, native_weigh=None):
+                 judge_most=JUDGE_MOST, judge_apart=False, native_weigh=None):
         if not hasattr(calibration, "per_seed") or not hasattr(calibration, "tare"):
             raise SensingError("a CountingSensor needs a Calibration, not %s"
                                % type(calibration).__name__)
@@ -422,7 +424,7 @@ class CountingSensor:
         self.motion = motion
         self.steady_ms = steady_ms
         self.judge_most = judge_most
-        self.rejudge_apart = rejudge_apart
+        self.judge_apart = judge_apart
         if max_count is not None:
             _positive(max_count, "max_count")
         self.max_count = max_count      # the seeds in play: no place can hold more
@@ -580,34 +582,44 @@ class CountingSensor:
         return changed
 
     @property
+    def judge_due(self):
+        """True when `judge()` has a new band's judgement to make (judge_apart): a count may
+        change. The last frame made it due; one `judge()` makes judge_most of them and leaves
+        the rest to the next frame."""
+        return self._state[JUDGE] != 0
+
+    @property
     def rejudge_due(self):
-        """True when `rejudge()` has a re-judgement to make (rejudge_apart): one is due by the
-        last frame and earned."""
+        """True when `judge()` has a counted place's re-judgement to make (judge_apart): one
+        is due by the last frame and earned."""
         return self._state[STEADY] != 0 and self._state[CREDIT] >= self.steady_ms
 
-    def rejudge(self):
-        """With rejudge_apart: the counted places' re-judgements due by the last frame and
-        earned, judge_most at most, as of that frame (its time and its readings). Returns the
-        channels whose count, settled flag or fault changed, as `feed` does."""
+    def judge(self):
+        """With judge_apart: the judgements due by the last frame, as of that frame (its
+        time and its readings): the new bands' (judge_due) if there are any, else the counted
+        places' re-judgements earned (rejudge_due); judge_most at most. Returns the channels
+        whose count, settled flag or fault changed, as `feed` does."""
         changed = []
         if self._t is not None:
             self._judge_due(self._t, changed, True)
         return changed
 
-    def _judge_due(self, t_ms, changed, steady=False):
+    def _judge_due(self, t_ms, changed, apart=False):
         """The frame's judgements, in channel order: the new bands' that are due (the counts
         the players wait for); in a frame with none of those, the counted bands'
         re-judgements that are due and earned (`_earn`); judge_most at most. Each costs a Pico
-        0.7 ms: a frame where a count changes carries no re-judgement. With
-        rejudge_apart the re-judgements are left for `rejudge` (`steady`: its call)."""
+        0.7 ms: a frame where a count changes carries no re-judgement. With judge_apart they
+        are left for `judge` (`apart`: its call)."""
+        if self.judge_apart and not apart:
+            return
         st = self._state
-        due = 0 if steady else st[JUDGE]
+        due = st[JUDGE]
         fresh = due != 0
-        most = self.judge_most
-        if not fresh:
-            if self.rejudge_apart and not steady:
-                return
+        if fresh:
+            st[JUDGE] = 0               # the ones not made now: due again at the next frame
+        else:
             due = st[STEADY]
+        most = self.judge_most
         i = 0
         made = 0
         while due and made < most:
@@ -622,7 +634,7 @@ class CountingSensor:
                 elif st[CREDIT] >= self.steady_ms:
                     st[CREDIT] -= self.steady_ms
                     st[ch.at + DUE] = t_ms + self.steady_ms
-                    st[STEADY] &= ~(1 << i)     # made (rejudge: not again before a frame)
+                    st[STEADY] &= ~(1 << i)     # made (judge: not again before a frame)
                 else:
                     return                  # not yet earned: a frame or two later
                 made += 1
