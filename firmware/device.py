@@ -176,6 +176,14 @@ class Device:
         self._turns = 0
 
     @property
+    def heap_due(self):
+        """True when a look at the heap or a collection waits for a spare turn (`tick`
+        makes it once the load cells allow): a loop with other work for its spare turns
+        leaves it this one."""
+        return _mem_free is not None and (self._collect_due or self._measure_due or
+                                          self._turns >= self._check_every)
+
+    @property
     def collect_due(self):
         """True when a look at the heap found it low and the collection waits for a moment
         the load cells allow (`tick` makes it)."""

@@ -33,8 +33,9 @@ at the end of a turn of the loop, after its reading (if any) was judged, one fil
 with the load cells' next reads queued first (`Device.may_be_away`), as a garbage
 collection is. Before them, the turns with nothing else to do work out the next position's
 legal moves, their step scripts and the boards their first steps make (`Session.prepare`),
-which the reading where a pit is lifted would otherwise compute all at once (15 ms of scripts
-and 17 ms of look-ahead on a 2 x 12 Pico).
+which the reading where a pit is lifted would otherwise work out for the move lifted (on a
+2 x 12 Pico up to 20 ms a relay's script, 3 ms its look-ahead). The heap's look and
+collection (`Device.tick`) take a turn that did nothing else as well.
 """
 
 import os
@@ -298,16 +299,17 @@ class Standalone:
         updated = fed = False
         if self.calibrating is None:
             sensor = self.sensor
-            if not (overdue and waits >= 2 * RENDER_WAITS) and (
-                    sensor.judge_due or self._changed is not None or not self.session.ready):
+            if not (overdue and waits >= 2 * RENDER_WAITS):
                 if sensor.judge_due:
                     self._judge()
+                    updated = True
                 elif self._changed is not None:
                     self._update()
-                else:
-                    self.session.prepare()
-                updated = True
-            elif not overdue:
+                    updated = True
+                elif not self.session.ready or self._prepare_due():
+                    # (a piece that finds nothing to do leaves the turn to the reading)
+                    updated = self.session.prepare()
+            if not updated and not overdue:
                 trusted = device.sensors.take(self._values)
                 fed = trusted >= 0
                 if fed:
@@ -342,13 +344,16 @@ class Standalone:
             device.strip.show_places(
                 place_colours(shown, self.layout, self.clock.ticks_ms(), self._colours),
                 self._led_place)
-        spare = not fed and not updated
+        # what waits for a turn with nothing else: the work ahead, a counted place judged
+        # again (about 2 ms), the heap's look (8 ms) and collection (30 ms), one a turn
+        spare = not fed and not updated and not rendered
         if self.calibrating is None:
-            idle = spare and not rendered
-            if not self._work_ahead(now, idle) and idle and self.sensor.rejudge_due:
-                self._judge()           # a turn of its own: about 1 ms
+            if self._work_ahead(now, spare):
                 spare = False
-        device.tick(spare)              # the heap's look and collection on a turn of its own
+            elif spare and self.sensor.rejudge_due and not device.heap_due:
+                self._judge()
+                spare = False
+        device.tick(spare)
 
     def _work_ahead(self, now, idle):
         """What waits for a moment of its own, one thing a turn: on an `idle` turn (no
@@ -367,10 +372,10 @@ class Standalone:
         waiting = storage.due or self.calibration_due
         if not waiting:
             self._waiting_since = None
-            return idle and session.prepare()
+            return idle and not self.device.heap_due and session.prepare()
         if self._waiting_since is None:
             self._waiting_since = now
-        if idle and not session.prepared and session.prepare():
+        if idle and self._prepare_due() and session.prepare():
             return True
         waited = now - self._waiting_since
         if not session.prepared and waited < SCRIPTS_FIRST_MS:
@@ -396,6 +401,14 @@ class Standalone:
                     self.problem = None
         self._waiting_since = now       # the next file waits from now
         return True
+
+    def _prepare_due(self):
+        """True while the next move's scripts and look-ahead wait to be made (a turn of their
+        own each, before the next reading: a player can lift a pit a second after a move's
+        end, and on a 2 x 12 Pico they are some 85 ms of pieces),
+        unless the heap's look or collection is due: the pieces leave a kilobyte or two each
+        on a heap 30 KB from full, so it goes first, on the next turn with nothing else."""
+        return not self.session.prepared and not self.device.heap_due
 
     def _sense(self, now, trusted):
         """The reading in self._values (`trusted`: the bitmask of the cells to believe)

@@ -51,6 +51,71 @@ def play_counting(variant, seed, rate, as_bytes=False):
     return stats
 
 
+def random_positions(variant, rng, count, most_moves):
+    """Up to `count` games of `variant` a few random moves in (fewer than `most_moves`), none
+    over."""
+    for _ in range(count):
+        game = Game(variant)
+        for _ in range(rng.randrange(most_moves)):
+            if not game.over:
+                game.push(rng.choice(game.legal_moves()))
+        if not game.over:
+            yield game
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_look_ahead_boards_are_the_script_replayed(variant):
+    """The look-ahead follows only the places each step touches: its boards, and the places
+    where each differs from now, are those of the script replayed on a copy of the board
+    and every place compared."""
+    rng = random.Random(11)
+    for game in random_positions(variant, rng, 40, 8):
+        guide = Guide(game)
+        start = guide.board.places()
+        for move in game.legal_moves():
+            looks, _ = guide._lookup(move, 0)
+            board = guide.board.copy()
+            steps = guide.scripts[move][:6]
+            assert len(looks) == len(steps)
+            for step, (expected, changed) in zip(steps, looks):
+                board.apply(step, game.to_move)
+                now = board.places()
+                assert list(expected) == now, (move, step)
+                assert list(changed) == [p for p in range(len(now)) if now[p] != start[p]]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_lift_is_read_alike_with_or_without_the_work_ahead(variant):
+    """Random readings near the board (pits lifted, seeds dropped, places unsettled), read
+    by a guide whose scripts and look-aheads are all made and by one with none made (a
+    player quicker than `prepare`, whose lifted pit's move is tried first): the same move
+    starts, as far in, or the same mistake shows."""
+    rng = random.Random(5)
+    started = mistaken = 0
+    for game in random_positions(variant, rng, 60, 4):
+        game.legal_moves()
+        start = Guide(game.copy()).board.places()
+        for _ in range(6):
+            counts = list(start)
+            if rng.random() < 0.6:              # a legal move's pit lifted
+                counts[game.rules.pit_index(game.to_move, rng.choice(game.legal))] = 0
+            for _ in range(rng.randrange(3)):
+                place = rng.randrange(len(counts))
+                counts[place] = rng.choice([0, counts[place] + 1, max(0, counts[place] - 1)])
+            settled = [rng.random() > 0.1 for _ in counts]
+            made, bare = Guide(game.copy()), Guide(game.copy())
+            while made.prepare():
+                pass
+            for guide in (made, bare):
+                guide.update(counts, settled)
+            read = [(guide.phase, getattr(guide, "move", None), getattr(guide, "done", None),
+                     guide.mistake is None) for guide in (made, bare)]
+            assert read[0] == read[1], (counts, settled, read)
+            started += read[0][0] == SOWING
+            mistaken += not read[0][3]
+    assert started >= 10 and mistaken >= 10, (started, mistaken)
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_move_ruled_out_by_its_lifted_pit_is_ruled_out_exactly(variant):
     """The reading where a pit is lifted is compared with every legal move's next boards; a
@@ -64,13 +129,7 @@ def test_a_move_ruled_out_by_its_lifted_pit_is_ruled_out_exactly(variant):
             return Guide._lookup(self, move, done)[0], None
 
     rng = random.Random(7)
-    for _ in range(150):
-        game = Game(variant)
-        for _ in range(rng.randrange(4)):
-            if not game.over:
-                game.push(rng.choice(game.legal_moves()))
-        if game.over:
-            continue
+    for game in random_positions(variant, rng, 150, 4):
         fast, full = Guide(game.copy()), Guide(game.copy())
         full.__class__ = Full
         start = fast._places()
@@ -514,6 +573,35 @@ def test_asking_whether_prepared_works_nothing_out():
         assert guide.prepare()
     assert set(guide.scripts) == set(game.legal_moves())
     assert not guide.prepare()          # the look-aheads made too: nothing left
+
+
+@pytest.mark.parametrize("move", [1, 7, 12])
+def test_a_pit_lifted_before_prepare_is_done_costs_its_own_script_alone(move):
+    """A player quicker than `prepare` (a 2 x 12 Pico makes a relay's script in up to 20 ms,
+    its look-ahead in 2): the reading where a pit is lifted works out that move's script and
+    look-ahead first, not those of every legal move before it, and the move starts as
+    before."""
+    game = Game("layli-goobalay-long")
+    guide = Guide(game)
+    counts = guide.board.places()
+    game.legal_moves()
+    counts[game.rules.pit_index(game.to_move, move)] = 0
+    guide.update(counts)
+    assert guide.phase == SOWING and guide.move == move and guide.done == 1
+    assert list(guide.scripts) == [move]
+
+
+def test_a_lift_no_legal_move_explains_is_still_a_mistake_when_nothing_was_prepared():
+    """The moves whose pit reads as before are tried too, after the others: a reading that
+    none of them explains shows the mistake, as with every look-ahead made."""
+    game = Game("layli-goobalay-long")
+    guide = Guide(game)
+    counts = guide.board.places()
+    game.legal_moves()
+    counts[24] += 1                             # a seed put in South's store
+    guide.update(counts)
+    assert guide.phase == AWAIT and guide.mistake is not None
+    assert set(guide.scripts) == set(game.legal)
 
 
 def test_ready_says_whether_the_next_steps_boards_are_made():

@@ -72,6 +72,25 @@ class Board:
         elif kind != "pass":
             raise RulesError("unknown step %r" % (kind,))
 
+    def touched(self, step, mover):
+        """The places `step` changes (pits 0..2n-1, then South's and North's store), at most:
+        every other place reads the same after it. `mover` as for `apply`."""
+        kind = step[0]
+        if kind == "pick" or kind == "drop":
+            return (step[1],)
+        if kind == "uur":
+            return (step[1], step[2])
+        if kind == "capture":
+            return (step[1], len(self.pits) + mover)
+        if kind == "collect":
+            return (step[1], len(self.pits) + step[3])
+        return ()
+
+    def count(self, place):
+        """What `place` holds (a pit 0..2n-1, then South's and North's store)."""
+        pits = self.pits
+        return pits[place] if place < len(pits) else self.stores[place - len(pits)]
+
     def play(self, steps, mover):
         """Apply every step in order."""
         for step in steps:
