@@ -288,7 +288,8 @@ class Standalone:
         # what they changed to the session (a step of the game's, 3 to 5 ms: a move's end,
         # a capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or,
         # after a step, the boards of the move's next steps, which the next step's reading
-        # would otherwise work out in its turn (Session.ready); or the LEDs, every
+        # would otherwise work out in its turn (Session.ready), or after a move a piece of
+        # the next position's scripts and look-ahead (_prepare_due); or the LEDs, every
         # RENDER_MS (the guide's frame drawn, the strip: 3 to 6 ms), on a turn with nothing
         # else to do, or after RENDER_WAITS turns of waiting for one (a CPU behind, taking
         # the readings queued while it was away) instead of the reading or, after twice as
@@ -405,9 +406,9 @@ class Standalone:
     def _prepare_due(self):
         """True while the next move's scripts and look-ahead wait to be made (a turn of their
         own each, before the next reading: a player can lift a pit a second after a move's
-        end, and on a 2 x 12 Pico they are some 85 ms of pieces),
-        unless the heap's look or collection is due: the pieces leave a kilobyte or two each
-        on a heap 30 KB from full, so it goes first, on the next turn with nothing else."""
+        end, and on a 2 x 12 Pico they are some 85 ms of pieces), unless the heap's look or
+        collection is due: the pieces leave a kilobyte or two each on a heap 30 KB from
+        full, so it goes first, on the next turn with nothing else."""
         return not self.session.prepared and not self.device.heap_due
 
     def _sense(self, now, trusted):
