@@ -22,8 +22,10 @@ Files on the Pico's flash (littlefs), beside main.py:
   each completed move with the drift tracked since folded into the tares, so a Pico that
   restarts does not start from a zero hours old;
 - `journal.jsonl`: the session's journal, written after each completed move (its steps wait in
-  RAM: flash wears). After a power cut the game resumes at the start of the move that was
-  under way, and the difference view leads the board back there.
+  RAM: flash wears), about a second after the move's end (SCRIPTS_FIRST_MS at most, then the
+  next reading; it waits for no garbage collection: UNPLANNED_MS at most in all). After a power cut the game resumes at the
+  start of the move that was under way (or ended in that second), and the difference view
+  leads the board back there.
 
 A littlefs write stops the CPU for 50 to 160 ms (a 4 KB flash sector erased, then
 programmed, 45 ms typical an erase in the W25Q16JV datasheet; 53 ms for the calibration, up
@@ -381,9 +383,12 @@ class Standalone:
         waited = now - self._waiting_since
         if not session.prepared and waited < SCRIPTS_FIRST_MS:
             return False
-        # a collection found due goes first (Device.tick, after this): a file opened on a
-        # full heap fails for want of its kilobyte in one piece
-        if self.device.collect_due and waited < UNPLANNED_MS:
+        # before the calibration, a collection found due goes first (Device.tick, after
+        # this): a file opened on a full heap fails for want of its kilobyte in one piece.
+        # Not before the journal, which is kept open and written line by line: a collection
+        # can wait seconds for its moment, and a move heard done must not (a power cut then
+        # would take it back)
+        if not storage.due and self.device.collect_due and waited < UNPLANNED_MS:
             return False
         if not (self.device.may_be_away() or waited >= UNPLANNED_MS):
             return False

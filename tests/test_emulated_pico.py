@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import statistics
+from pprint import pformat
 import sys
 import threading
 from importlib.util import module_from_spec, spec_from_file_location
@@ -878,19 +879,20 @@ def test_a_game_in_bridge_mode_with_players_who_follow_the_strip(bridge_image):
     minutes wall here (game.SEED's six moves take three times as long)."""
     with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
         result = game.play(pico, moves=6, seed=GAME_SEED, durations=game.QUICK)
-    assert result["moves"] == 6 and result["board_matches_engine"], result
+    said = pformat(result, width=100)       # the whole story, when an assertion fails
+    assert result["moves"] == 6 and result["board_matches_engine"], said
     assert {"drop", "pick", "capture"} <= set(result["kinds"]) and result["most_laps"] >= 2, \
-        result
-    assert result["mistakes_made"] >= 1 and result["mistakes_put_right"] >= 1, result
+        said
+    assert result["mistakes_made"] >= 1 and result["mistakes_put_right"] >= 1, said
     # the players read the frames the host sent (a slow on-off's dark half can read as dark
     # for a moment, as it does to a person), every ring in one colour the palette has
-    assert result["frames_read"] >= 20, result
-    assert result["frames_not_sent"] <= result["frames_read"] // 20, result
-    assert result["torn_rings"] == result["unknown_colours"] == 0, result
+    assert result["frames_read"] >= 20, said
+    assert result["frames_not_sent"] <= result["frames_read"] // 20, said
+    assert result["torn_rings"] == result["unknown_colours"] == 0, said
     # a clean line: nothing lost or garbled either way, one connection
     link = result["host_link"]
-    assert link["bad_frames"] == link["dropped"] == 0 and link["connections"] == 1, result
-    assert result["strip_errors"] == [], result
+    assert link["bad_frames"] == link["dropped"] == 0 and link["connections"] == 1, said
+    assert result["strip_errors"] == [], said
 
 
 @pytest.mark.parametrize("args, words", [
@@ -956,16 +958,17 @@ def test_a_game_in_standalone_mode_with_players_who_follow_the_strip(standalone_
                                mode="paused") as pico:
         result = game.play_standalone(pico, moves=6, seed=GAME_SEED, durations=game.QUICK,
                                       power_cut=True)
-    assert result["moves"] == 6 and result["board_matches_engine"], result
-    assert result["moves_heard"] == 6, result                  # each move's chirp
+    said = pformat(result, width=100)       # the whole story, when an assertion fails
+    assert result["moves"] == 6 and result["board_matches_engine"], said
+    assert result["moves_heard"] == 6, said  # each move's chirp
     assert {"drop", "pick", "capture"} <= set(result["kinds"]) and result["most_laps"] >= 2, \
-        result
-    assert result["mistakes_made"] >= 1 and result["mistakes_heard"] >= 1, result
-    assert result["mistakes_put_right"] >= 1, result
+        said
+    assert result["mistakes_made"] >= 1 and result["mistakes_heard"] >= 1, said
+    assert result["mistakes_put_right"] >= 1, said
     cut = result["power_cut"]
-    assert cut is not None and cut["seeds_in_hand"] >= 1, result
-    assert result["calibration"]["channels"] == 14, result     # saved at the move, readable
-    assert result["unknown_tones"] == [] and result["crash"] is None, result
-    assert result["frames_read"] >= 20, result
-    assert result["torn_rings"] == result["unknown_colours"] == 0, result
-    assert result["strip_errors"] == [], result
+    assert cut is not None and cut["seeds_in_hand"] >= 1, said
+    assert result["calibration"]["channels"] == 14, said  # saved at the move, readable
+    assert result["unknown_tones"] == [] and result["crash"] is None, said
+    assert result["frames_read"] >= 20, said
+    assert result["torn_rings"] == result["unknown_colours"] == 0, said
+    assert result["strip_errors"] == [], said
