@@ -315,6 +315,8 @@ HISTOGRAM_US = 100              # the frame times' histogram on the Pico: 0.1 ms
 HISTOGRAM = 400                 # ... up to 40 ms (a longer step counts in the last)
 PARTS = 15                      # the parts of a step timed on the Pico (`part` in GAME)
 ENTRY = PARTS + 2               # a worst step's figures: its count, its us, then its parts
+SLOW_TAKE_US = 2500             # a reading's take longer than this is kept (what it parsed) ...
+SLOW_TAKES = 40                 # ... the first this many
                                 # as worst_frame lists them
 PERIOD_MS = 10.702              # one HX711 conversion at 80 SPS (RATE high), the frame period
 THINK_MS = 1000                 # a player's least time between a move's end and the next lift
@@ -507,20 +509,28 @@ def timed_show(colours, led_place):
 
 
 device.strip.show_places = timed_show
-slow_takes = []             # takes over 6 ms: (us, readings parsed, passed over, gone round)
+# the takes over %(slow_us)d us, the first %(slow_most)d: (us, readings parsed, passed over, gone
+# round) each, in an array made before the game (tuples kept on a heap this full ran it out)
+slow_takes = array("i", bytes(4 * 4 * %(slow_most)d))
+slow_count = [0]
 plain_take = device.sensors.take
 
 
 def timed_take(values):
     reader = device.sensors
-    before = (reader.frames, reader.passed_over, reader.restarts)
+    frames, passed_over, restarts = reader.frames, reader.passed_over, reader.restarts
     t = ticks_us()
     trusted = plain_take(values)
     took = ticks_diff(ticks_us(), t)
     part[9] += took
-    if took > 6000 and len(slow_takes) < 20:
-        slow_takes.append((took, reader.frames - before[0], reader.passed_over - before[1],
-                           reader.restarts - before[2]))
+    if took > %(slow_us)d:
+        k = slow_count[0]
+        if k < %(slow_most)d:
+            slow_takes[4 * k] = took
+            slow_takes[4 * k + 1] = reader.frames - frames
+            slow_takes[4 * k + 2] = reader.passed_over - passed_over
+            slow_takes[4 * k + 3] = reader.restarts - restarts
+        slow_count[0] = k + 1
     return trusted
 
 
@@ -686,7 +696,9 @@ figures = {
     "heap_start": heap_start, "untrusted": sensors.untrusted, "steps": steps,
     "busy": busy, "starts": starts,
     "reader": [sensors.delays, sensors.late, sensors.restarts, sensors.passed_over,
-               sensors.revivals], "slow_takes": slow_takes,
+               sensors.revivals], "slow_count": slow_count[0],
+    "slow_takes": [list(slow_takes[4 * k:4 * k + 4])
+                   for k in range(min(slow_count[0], %(slow_most)d))],
     "sensing_errors": app.sensing_errors, "problem": app.problem,
     "recent": [repr(event) for event in app.recent[-4:]]}
 # the game let go before the figures are printed: the wrappers' references too (a 2 x 12
@@ -825,7 +837,8 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         code = GAME % {"config": json.dumps(config), "tare": tare, "per_seed": per_seed,
                        "limit_ms": int(limit_s * 1000), "moves": moves,
                        "buckets": HISTOGRAM, "bucket_us": HISTOGRAM_US, "think_ms": THINK_MS,
-                       "parts": PARTS, "entry": ENTRY}
+                       "parts": PARTS, "entry": ENTRY, "slow_us": SLOW_TAKE_US,
+                       "slow_most": SLOW_TAKES}
         try:
             pico.exec(code, timeout_s=300, on_line=line)
         except emulated.PicoError as error:
@@ -905,6 +918,25 @@ def _starts(starts: list[list[int]]) -> str:
         else "not ready when lifted after %d ms" % start[2] for start in starts))
 
 
+def slow_takes(result: dict) -> str:
+    """The reading's takes over SLOW_TAKE_US, in words: how many, the longest, and how many
+    readings the first SLOW_TAKES parsed (a take after a long turn parses what came meanwhile,
+    and after an absence over the reader's keep_us passes over the rest)."""
+    kept = result.get("slow_takes") or []
+    count = result.get("slow_count", len(kept))
+    if not count:
+        return "no take of a reading over %.1f ms" % (SLOW_TAKE_US / 1000)
+    parsed: dict[int, int] = {}
+    for _, readings, _, _ in kept:
+        parsed[readings] = parsed.get(readings, 0) + 1
+    return ("%d takes of a reading over %.1f ms, the longest %.1f (of the first %d: %s; %d "
+            "after a pass-over)" % (
+                count, SLOW_TAKE_US / 1000, max(take[0] for take in kept) / 1000, len(kept),
+                ", ".join("%d parsing %d reading%s" % (n, k, "" if k == 1 else "s")
+                          for k, n in sorted(parsed.items())),
+                sum(1 for take in kept if take[2])))
+
+
 def standalone_report(result: dict) -> str:
     label, entry = worst_frame(result)
     gc_label, gc_entry = worst_frame(result, collected=True)
@@ -919,8 +951,7 @@ def standalone_report(result: dict) -> str:
             "s, %(frames)d readings fed to the guide; untrusted %(untrusted)d, corrupted "
             "%(corrupted)d; reads delayed %(delays)d, delays too late %(late)d, the ring "
             "taken up after a long absence %(passed_over)d times (%(restarts)d gone round), "
-            "chips revived %(revivals)d; reads over 6 ms (us, readings parsed, passed over, "
-            "gone round): %(slow_takes)s\n"
+            "chips revived %(revivals)d; %(slow)s\n"
             "  worst guide frame %(worst).1f ms against a period of %(period).1f ms (%(label)s: "
             "sensing %(feed).1f with %(judged)d judgements, session %(update).1f: the guide's "
             "look-ahead %(ahead).1f, move scripts %(scripts).1f, the journal %(journal).1f; "
@@ -942,6 +973,7 @@ def standalone_report(result: dict) -> str:
                 **dict(zip(("delays", "late", "restarts", "passed_over", "revivals"),
                            result["reader"])),
                 "end": ", game over %s" % result["scores"] if result["over"] else "",
+                "slow": slow_takes(result),
                 "worst": entry[1] / 1000, "label": label, "feed": (entry[2] - entry[6]) / 1000,
                 "judged": entry[14], "tick": entry[15] / 1000, "buttons": entry[16] / 1000,
                 "update": entry[6] / 1000, "scripts": entry[7] / 1000,

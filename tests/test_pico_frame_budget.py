@@ -104,3 +104,14 @@ def test_the_report_names_the_worst_frame_without_a_collection_and_its_parts():
     assert "drop 9.8 (sensing 3.5)" in report
     assert "the loop's steps 75% of the run (4000 steps); 800 plain turns, 3200 ms in all, " \
         "2000 of it the device's ticks" in report
+    assert "no take of a reading over 2.5 ms" in report
+
+
+def test_the_report_says_what_the_slow_takes_parsed():
+    """A take after a long turn parses the readings that came meanwhile: the report counts
+    the takes over SLOW_TAKE_US and, of those the Pico kept, how many readings each parsed."""
+    result = {"slow_count": 5, "slow_takes": [[3000, 2, 1, 0], [4100, 3, 1, 0], [2600, 1, 0, 0],
+                                              [3100, 2, 0, 0]]}
+    assert budget.slow_takes(result) == (
+        "5 takes of a reading over 2.5 ms, the longest 4.1 (of the first 4: 1 parsing 1 "
+        "reading, 2 parsing 2 readings, 1 parsing 3 readings; 2 after a pass-over)")
