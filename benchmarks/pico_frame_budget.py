@@ -315,9 +315,9 @@ HISTOGRAM_US = 100              # the frame times' histogram on the Pico: 0.1 ms
 HISTOGRAM = 400                 # ... up to 40 ms (a longer step counts in the last)
 PARTS = 15                      # the parts of a step timed on the Pico (`part` in GAME)
 ENTRY = PARTS + 2               # a worst step's figures: its count, its us, then its parts
+                                # as worst_frame lists them
 SLOW_TAKE_US = 2500             # a reading's take longer than this is kept (what it parsed) ...
 SLOW_TAKES = 40                 # ... the first this many
-                                # as worst_frame lists them
 PERIOD_MS = 10.702              # one HX711 conversion at 80 SPS (RATE high), the frame period
 THINK_MS = 1000                 # a player's least time between a move's end and the next lift
 # The player's seed for each board: its first 3 moves have a relay of several laps, captures

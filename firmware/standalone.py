@@ -23,9 +23,9 @@ Files on the Pico's flash (littlefs), beside main.py:
   restarts does not start from a zero hours old;
 - `journal.jsonl`: the session's journal, written after each completed move (its steps wait in
   RAM: flash wears), about a second after the move's end (SCRIPTS_FIRST_MS at most, then the
-  next reading; it waits for no garbage collection: UNPLANNED_MS at most in all). After a power cut the game resumes at the
-  start of the move that was under way (or ended in that second), and the difference view
-  leads the board back there.
+  next reading; it waits for no garbage collection: UNPLANNED_MS at most in all). After a
+  power cut the game resumes at the start of the move that was under way (or ended in that
+  second), and the difference view leads the board back there.
 
 A littlefs write stops the CPU for 50 to 160 ms (a 4 KB flash sector erased, then
 programmed, 45 ms typical an erase in the W25Q16JV datasheet; 53 ms for the calibration, up
