@@ -241,6 +241,7 @@ class Standalone:
         self._render_at = 0
         self._render_waits = 0          # turns the LEDs have waited for, being due
         self._changed = None            # the places a reading changed, for the session
+        self._held = -1                 # a reading taken, to sense next turn: its trusted cells
 
     # --- games ----------------------------------------------------------------------------
 
@@ -286,7 +287,9 @@ class Standalone:
         now = self.clock.ticks_ms()
         # one job a turn, each a few milliseconds at most, the next reading waiting in the
         # ring meanwhile (a millisecond or two): a reading through the sensing (its parse
-        # and the filter); or a new band's judgement that reading made due (1 to 3 ms); or
+        # and the filter; back from a long turn, the parse of the readings of meanwhile
+        # alone, the first one's sensing in the next turn: _take); or a new band's
+        # judgement that reading made due (1 to 3 ms); or
         # what they changed to the session (a step of the game's, 3 to 5 ms: a move's end,
         # a capture; in one turn they were most of a frame's 10.7 ms on a 2 x 12 board); or,
         # after a step, the boards of the move's next steps, which the next step's reading
@@ -313,11 +316,7 @@ class Standalone:
                     # (a piece that finds nothing to do leaves the turn to the reading)
                     updated = self.session.prepare()
             if not updated and not overdue:
-                trusted = device.sensors.take(self._values)
-                fed = trusted >= 0
-                if fed:
-                    self.frames += 1
-                    self._sense(now, trusted)
+                fed = self._take(now)
         elif not overdue:
             frame = device.sensors.read()
             fed = frame is not None
@@ -415,6 +414,28 @@ class Standalone:
         collection is due: the pieces leave a kilobyte or two each on a heap 30 KB from
         full, so it goes first, on the next turn with nothing else."""
         return not self.session.prepared and not self.device.heap_due
+
+    def _take(self, now):
+        """The next reading, if one is ready, through the sensing; True when one was taken.
+        Back from a turn longer than FRESH_US (a script made ahead, a collection, a file),
+        the take parses the readings of the last FRESH_US, two or three (3 to 4.6 ms on a
+        2 x 12 Pico, as long as the sensing of one): the first is sensed in the next turn,
+        not in this one."""
+        held = self._held
+        if held >= 0:
+            self._held = -1
+        else:
+            sensors = self.device.sensors
+            passed = sensors.passed_over
+            held = sensors.take(self._values)
+            if held < 0:
+                return False
+            if sensors.passed_over != passed:
+                self._held = held
+                return True
+        self.frames += 1
+        self._sense(now, held)
+        return True
 
     def _sense(self, now, trusted):
         """The reading in self._values (`trusted`: the bitmask of the cells to believe)
