@@ -510,7 +510,9 @@ class Standalone:
             if self.skip_offered and session.skip_ahead():
                 self.skip_offered = False
             else:
-                session.confirm()
+                # with the sensing: a cell whose zero moved while it was faulty counts again
+                # from the person's word (Session.confirm), as on a Pi
+                session.confirm(self.sensor)
 
     def _react(self):
         """Sounds and saves for what the session did."""

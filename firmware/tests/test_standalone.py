@@ -527,6 +527,38 @@ def test_a_take_that_catches_up_leaves_its_sensing_to_the_next_turn():
     assert app.sensing_errors == 0 and app.session.guide.phase == "await"
 
 
+def test_confirm_re_zeroes_a_cell_whose_zero_moved_while_it_was_faulty():
+    """A cell knocked out of range (a loose wire: it reads full scale) comes back with its
+    zero moved by half a seed: steady on no whole number of seeds, so its place stays faulty
+    ("adrift"). A person looks, sees the pit is right, and presses confirm: the cell counts
+    again from their word, on what the guide expects there, as on a Pi (`layli run`). (A
+    North pit: on a pit the mover may lift, confirm vouches for a lift its sensor cannot see.)"""
+    clock, device, app, folder = _standalone()
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    place = 8
+
+    def broken():
+        seeds.load()
+        seeds.cells[place].value = 0x7FFFFF
+
+    def drifted():
+        seeds.load()
+        seeds.cells[place].value += rig.PER_SEED[place] // 2
+
+    rig.run(clock, app, 600, before=broken)
+    assert app.sensor.faults[place] is not None
+    rig.run(clock, app, 3000, before=drifted)
+    assert app.sensor.adrift(place), app.sensor.faults[place]
+    assert app.session.guide.faults[place] is not None
+    rig.press(clock, app, "confirm")
+    rig.run(clock, app, 600, before=drifted)
+    assert app.sensor.faults[place] is None, app.sensor.faults[place]
+    assert app.sensor.counts[place] == seeds.counts[place] == 4, (
+        app.sensor.counts[place], seeds.counts[place])
+    assert app.session.guide.faults[place] is None and app.session.guide.phase == "await"
+
+
 def test_buttons_hint_undo_new_game():
     clock, device, app, folder = _standalone()
     seeds = rig.Seeds(app.session.game.pits + [0, 0])
