@@ -55,8 +55,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, "%s: error: %s\n" % (self.prog, message))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen(argv: list[str]) -> tuple[str, ...] | None:
+    """The words of the command `argv` names (its first words, before any option), or None
+    when it names none (`layli`, `layli --help`, `layli rules`, a misspelt command)."""
+    for words, _, _ in COMMANDS:
+        if tuple(argv[:len(words)]) == words:
+            return words
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every command's name and help, and the options of the command
+    `argv` names (all of them when `argv` is None). A command's module is imported only to
+    configure its own options, so `layli rules variants` loads no web or tournament stack."""
     parser = _Parser(prog="layli", description="Controller of an LED-guided mancala board.")
+    wanted = None if argv is None else chosen(argv)
     groups: dict[tuple[str, ...], argparse._SubParsersAction] = {}
     top = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     top.required = True
@@ -74,12 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
         command = groups[words[:-1]].add_parser(words[-1], help=help_text,
                                                 description=help_text)
         command.set_defaults(_module=module)
-        importlib.import_module(module).configure(command)
+        if argv is None or words == wanted:
+            importlib.import_module(module).configure(command)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     # moves may follow options (`replay V --setup ... 3 5`): argparse leaves them over
     if extra and isinstance(getattr(args, "moves", None), list) and not [

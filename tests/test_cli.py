@@ -101,6 +101,48 @@ def test_variants_lists_every_variant_and_option_with_sources():
     assert "--option endless_bound=1..10000000 (default 10000)" in text
 
 
+HEAVY = ("controller.tournament", "controller.web", "simulator", "paho", "amqtt", "starlette",
+         "uvicorn", "networkx")
+
+
+@pytest.mark.parametrize("args", [("rules", "variants"), ("--help",), ("rules", "replay",
+                                                                      "tampoduo", "1")])
+def test_a_rules_command_loads_no_web_tournament_or_simulator_module(args):
+    """The parser is built with the options of the command given alone: `layli rules
+    variants` (and `layli --help`) import none of the web, tournament or simulator stack,
+    which took 0.6 to 1 s to load (seconds on a Pi)."""
+    code = ("import sys\nfrom controller.cli import main\ntry:\n    main(%r)\n"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0]"
+            " in %r or m.startswith(%r)), file=sys.stderr)" % (
+                list(args), [name for name in HEAVY if "." not in name],
+                tuple(name for name in HEAVY if "." in name)))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.stderr.strip().splitlines()[-1] == "[]", result.stderr[-2000:]
+    assert result.stdout.strip(), result.stderr[-2000:]
+
+
+def test_every_command_still_has_its_options():
+    """`layli COMMAND --help`, the parser built for that command alone, says what it says
+    with every command's options configured."""
+    import contextlib
+    import io
+
+    from controller.cli import COMMANDS, build_parser
+
+    def shown(parser, argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+            parser.parse_args(argv)
+        return out.getvalue()
+
+    every = build_parser()
+    for words, _, _ in COMMANDS:
+        argv = list(words) + ["--help"]
+        alone = shown(build_parser(argv), argv)
+        assert "options:" in alone and alone == shown(every, argv), words
+
+
 def test_check_reads_a_record_and_names_a_wrong_move(tmp_path):
     from controller.rules import Game
     from controller.rules.record import game_to_json, write_game
@@ -125,3 +167,19 @@ def test_check_reads_a_record_and_names_a_wrong_move(tmp_path):
     assert "move 1 (North 5): not legal (legal: 1, 3, 4, 6)" in result.stderr
     missing = layli("rules", "check", str(tmp_path / "none.pgn"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_the_startup_benchmark_measures_against_the_bare_interpreter(capsys):
+    """benchmarks/startup.py: each command's median, and that less the bare interpreter's
+    median measured in the same run; a run count under one is refused."""
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from benchmark_scripts import load_benchmark
+
+    startup = load_benchmark("startup")
+    figures = startup.summary({"python -c pass": [0.1, 0.3, 0.2],
+                               "layli --help": [0.5, 0.4, 0.45]})
+    assert figures["layli --help"] == {"median_s": 0.45, "over_python_s": 0.25, "runs": 3}
+    assert figures["python -c pass"]["over_python_s"] == 0
+    with pytest.raises(SystemExit) as stopped:
+        startup.main(["--runs", "0"])
+    assert stopped.value.code == 2 and "--runs must be at least 1" in capsys.readouterr().err
