@@ -1,6 +1,6 @@
 """A plain hand-written layli-goobalay playout loop: the reference the engine is measured against.
 
-Every rule of RULES.md section 2 and 6 with the default options (relay, Uurs, capture with the
+Every rule of docs/rules.md section 2 and 6 with the default options (relay, Uurs, capture with the
 last seed, the endless bound, the repetition rule, the end when the mover has no move), in one
 function with no abstraction. `layli bench rules` times it in the same run as the engine, so the
 comparison holds on a noisy machine. It is not used by the product.

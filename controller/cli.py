@@ -16,7 +16,7 @@ from controller.rules import RulesError
 # (words, module, help): the module provides configure(parser) and run(args).
 COMMANDS = [
     (("rules", "replay"), "controller.commands.replay",
-     "replay one game and print every position as JSON (RULES.md section 8)"),
+     "replay one game and print every position as JSON (docs/rules.md section 8)"),
     (("rules", "variants"), "controller.commands.variants",
      "list the variants and their options, with sources"),
     (("rules", "check"), "controller.commands.check",

@@ -8,7 +8,7 @@ owner's own left), and a move is typed as one of those numbers.
     layli play                                  # you are South, the computer is North
     layli play --north human                    # two people at one keyboard
     layli play --south computer --north computer --seed 1
-    layli play layli-goobalay --match           # a match in hands (RULES.md 2.1)
+    layli play layli-goobalay --match           # a match in hands (docs/rules.md 2.1)
     layli play mangala-iv --auto-forced         # the opening ritual, then forced moves
     layli play --steps                          # every sowing step by step, in words
     layli play --steps=board                    # ... and the board after each step
@@ -115,7 +115,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for the computer's choices (ties, the ritual), to repeat a game")
     parser.add_argument("--match", action="store_true",
-                        help="play a match in hands (RULES.md 2.1), not a single game")
+                        help="play a match in hands (docs/rules.md 2.1), not a single game")
     parser.add_argument("--steps", nargs="?", const="words", choices=("words", "board"),
                         default=None,
                         help="describe every sowing step by step; --steps=board also draws the "
@@ -219,7 +219,7 @@ def draw_board(game: Game, names: tuple[str, str] = ("", ""),
 # --- moves in words -----------------------------------------------------------------------
 
 def step_words(rules: Rules, step: tuple, mover: int, relay: bool = False) -> str:
-    """One step of a move's script (RULES.md section 7) in words."""
+    """One step of a move's script (docs/rules.md section 7) in words."""
     kind = step[0]
     if kind == "pick":
         return "%spick %d from %s" % ("relay: " if relay else "", step[2],

@@ -11,7 +11,7 @@
     >>> board.total()
     48
 
-Places: a board with n pits per row has 2n pits, numbered as in RULES.md section 1 (South owns
+Places: a board with n pits per row has 2n pits, numbered as in docs/rules.md section 1 (South owns
 0..n-1, North n..2n-1, opposite(i) = 2n-1-i), and two stores: place 2n is South's store, 2n+1
 North's. Every place has a load cell under it on the `pico-bridge` profile, hence 2n+2 channels.
 

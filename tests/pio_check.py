@@ -23,8 +23,9 @@
 `Bench` also checks in nanoseconds what the models, in whole microseconds, cannot: the
 HX711's PD_SCK high 0.2..50 us and low >= 0.2 us, DOUT read >= 0.1 us after the PD_SCK rise
 that put it out and the first rise >= 0.1 us after DOUT fell (the HX711 datasheet's timing
-table, T1..T4), and the 74HC165's widths and set-up times at 3.3 V (40 ns, MODELS.md's reading
-of TI's SN74HC165 datasheet). `Timing.closest` keeps how near each came to its limit.
+table, T1..T4), and the 74HC165's widths and set-up times at 3.3 V (40 ns: TI's SN74HC165
+datasheet read between its 2 V and 4.5 V columns). `Timing.closest` keeps how near each came
+to its limit.
 
 The firmware's own modules run under its fakes (firmware/fakes/) here, imported in private
 (`firmware`) so that their names — machine, rp2, config — stay out of the test process.
@@ -424,7 +425,7 @@ class Timing:
 # T1 DOUT falling edge to PD_SCK rising edge >= 0.1 us, T2 PD_SCK rising edge to DOUT data
 # ready <= 0.1 us, T3 PD_SCK high 0.2..50 us, T4 PD_SCK low >= 0.2 us.
 HX711_T1_NS, HX711_T2_NS, HX711_HIGH_NS, HX711_LOW_NS = 100, 100, (200, 50_000), 200
-# SN74HC165 (TI) at 3.3 V, between its 2 V and 4.5 V columns (MODELS.md): CLK high and low,
+# SN74HC165 (TI) at 3.3 V, between its 2 V and 4.5 V columns: CLK high and low,
 # SH/LD low, SH/LD high before CLK rises (its set-up), QH valid after a CLK rise or a load.
 HC165_NS = 40
 
@@ -443,7 +444,7 @@ class Bench:
     By default the state machine reads each pin as it is at the instruction's cycle, as pioemu,
     our fake rp2 and the models (in whole microseconds) all assume. `sync_ns` (SYNC_NS on an
     RP2040) makes it read the pins as they were that much earlier, and `qh_delay_ns` makes
-    QH follow its flip-flop that much later (HC165_NS: MODELS.md's 40 ns at 3.3 V), as the
+    QH follow its flip-flop that much later (HC165_NS: 40 ns at 3.3 V), as the
     emulated Pico (firmware/emulator/pins.mjs, devices.mjs) does."""
 
     def __init__(self, profile: Profile, chips: list[HX711], sync_ns: int = 0,

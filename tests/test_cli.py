@@ -1,4 +1,4 @@
-"""The `layli rules` command line: RULES.md section 8's JSON lines, errors and exit codes."""
+"""The `layli rules` command line: docs/rules.md section 8's JSON lines, errors and exit codes."""
 
 import json
 import subprocess

@@ -366,7 +366,7 @@ def test_unsettled_places_are_not_judged():
 
 
 def test_relay_pick_capture_and_uur_have_their_own_patterns():
-    # South's 1 seed lands in empty pit 2 opposite a 3: an Uur pair (RULES.md 2)
+    # South's 1 seed lands in empty pit 2 opposite a 3: an Uur pair (docs/rules.md 2)
     game, guide, counts = start([1] + [0] * 9 + [3, 1])
     counts[0] = 0
     guide.update(counts)

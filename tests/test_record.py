@@ -36,7 +36,7 @@ def play_random(game, rng, limit=None):
 
 
 def positions(game):
-    """Every position of `game` from its start, as RULES.md section 8's JSON lines."""
+    """Every position of `game` from its start, as docs/rules.md section 8's JSON lines."""
     replay = Game(game.rules, None, game.setup, game.first)
     lines = [replay.state_json()]
     for move in game.moves:

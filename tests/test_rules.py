@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, on positions worked out by hand (the expected counts in each
+"""One test per rule of docs/rules.md, on positions worked out by hand (the expected counts in each
 test were computed on paper from the rule text, not by running the engine)."""
 
 import pytest

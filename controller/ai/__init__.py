@@ -10,13 +10,7 @@
     record.write_game(game, report.tags(), comments=report.comments())
 """
 
-try:
-    from .search import Searcher, LEVELS, BUDGETS, evaluate
-    from .book import book_move
-    from .hints import hint, reason
-    from .analysis import analyse, Analysis
-except ImportError:  # a flat module layout on a microcontroller
-    from search import Searcher, LEVELS, BUDGETS, evaluate
-    from book import book_move
-    from hints import hint, reason
-    from analysis import analyse, Analysis
+from .search import Searcher, LEVELS, BUDGETS, evaluate
+from .book import book_move
+from .hints import hint, reason
+from .analysis import analyse, Analysis

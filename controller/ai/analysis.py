@@ -22,12 +22,8 @@ Mistakes tag for `controller.rules.record.write_game`.
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..rules.game import Game
-    from .search import Searcher, SCALE, final_margin
-except ImportError:  # a flat module layout on a microcontroller
-    from game import Game
-    from search import Searcher, SCALE, final_margin
+from ..rules.game import Game
+from .search import Searcher, SCALE, final_margin
 
 ANALYSIS_NODES = 4000       # per position: a 60-move game in about 2 s on CPython
 BLUNDER = 3 * SCALE         # a loss of 3 seeds or more is "??"
@@ -99,10 +95,7 @@ def analyse(game, nodes=ANALYSIS_NODES, seed=1):
     """Analyse `game`: a `Game` with its moves, or the text of a one-game record (read and
     replayed). Each position is searched with `nodes` nodes. Returns an `Analysis`."""
     if isinstance(game, str):
-        try:
-            from ..rules.record import read
-        except ImportError:
-            from record import read
+        from ..rules.record import read
         game = read(game)[0]
     if not isinstance(game, Game):
         raise ValueError("analyse takes a Game or the text of a one-game record, not %s "

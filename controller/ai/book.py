@@ -24,10 +24,7 @@ search finds best.
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..rules.game import Rules
-except ImportError:  # a flat module layout on a microcontroller
-    from game import Rules
+from ..rules.game import Rules
 
 # variant: {the moves from the start, as a tuple: the reply}
 BOOK = {

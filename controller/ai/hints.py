@@ -14,12 +14,8 @@ keeps on the mover's side.
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..rules.game import Game
-    from .search import Searcher, banked
-except ImportError:  # a flat module layout on a microcontroller
-    from game import Game
-    from search import Searcher, banked
+from ..rules.game import Game
+from .search import Searcher, banked
 
 SIDES = ("South", "North")
 HINT_LEVEL = "medium"       # a hint comes in a few hundredths of a second on a Pi

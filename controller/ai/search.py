@@ -37,14 +37,9 @@ machine and its load).
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..rules.game import ENDLESS, UUR_CREATED
-    from ..rules.rng import Random30
-    from .book import book_move
-except ImportError:  # a flat module layout on a microcontroller
-    from game import ENDLESS, UUR_CREATED
-    from rng import Random30
-    from book import book_move
+from ..rules.game import ENDLESS, UUR_CREATED
+from ..rules.rng import Random30
+from .book import book_move
 
 try:
     from micropython import const      # MicroPython inlines these where they are used

@@ -12,7 +12,7 @@ from controller.rules.variants import parse_number, parse_option_text
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """--setup, --first and --option, as RULES.md section 8 names them."""
+    """--setup, --first and --option, as docs/rules.md section 8 names them."""
     parser.add_argument("--setup", metavar="A,B,...",
                         help="the starting counts, 2n comma-separated numbers in pit order")
     parser.add_argument("--first", type=int, choices=(0, 1), default=None,

@@ -1,4 +1,4 @@
-"""`layli rules replay`: one game, every position as a line of JSON (RULES.md section 8)."""
+"""`layli rules replay`: one game, every position as a line of JSON (docs/rules.md section 8)."""
 
 from __future__ import annotations
 

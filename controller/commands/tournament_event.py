@@ -55,7 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                             help="a variant option (repeatable)")
         parser.add_argument("--format", choices=("game", "hands"), default="game",
-                            help="a pairing plays one game, or a match of hands (RULES.md 2.1)")
+                            help="a pairing plays one game, or a match of hands "
+                                 "(docs/rules.md 2.1)")
         parser.add_argument("--players", metavar="CSV", help="the players: name[,rating[,club]]")
         parser.add_argument("--arbiter", default="arbiter",
                             help="the arbiter's login name (default arbiter)")

@@ -245,7 +245,7 @@ class BoardBuzzer:
 
 class PitSensors:
     """One digital sensor per pit (IR break-beam, touch or hall), `pins[i]` the BCM pin of pit
-    i in absolute index order (RULES.md section 1), as `ActivitySensor` numbers them.
+    i in absolute index order (docs/rules.md section 1), as `ActivitySensor` numbers them.
 
     `levels()` reads them all: 1 where a pit's sensor is active (a hand in the pit), else 0.
     What "active" is follows gpiozero's DigitalInputDevice:

@@ -5,7 +5,7 @@ the wrong pit — as a colour name and a pattern; `pixels.py` turns that into Ne
 through the board profile. Meaning never rests on colour alone: every kind of place has its own
 pattern too, so a colour-blind player can read the board.
 
-Places are the 2n pits (RULES.md section 1) and the two stores: 2n is South's, 2n+1 North's.
+Places are the 2n pits (docs/rules.md section 1) and the two stores: 2n is South's, 2n+1 North's.
 
 Portable core: MicroPython subset.
 """

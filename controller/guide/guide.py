@@ -6,7 +6,7 @@
                                        # when asked for
     guide.take_events()                # what happened: ("move_started", 3), ("mistake", ...)
 
-The engine knows the step script of a move (RULES.md section 7) and so the count of every place
+The engine knows the step script of a move (docs/rules.md section 7) and so the count of every place
 after every step. The guide keeps the step the board has reached and accepts the next ones only
 when the sensed counts equal the counts the script gives: it never accepts a board that does not
 match. Whatever else the sensors show is a mistake, shown on the board until it is put right — a
@@ -26,18 +26,11 @@ seed taken back, or the stray touch acknowledged).
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..rules.script import Board
-    from ..rules.game import SOUTH, NORTH
-    from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
-                        STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
-                        MORE, LESS, BROKEN, WIN)
-except ImportError:
-    from script import Board
-    from game import SOUTH, NORTH
-    from frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT,
-                       STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH,
-                       MORE, LESS, BROKEN, WIN)
+from ..rules.script import Board
+from ..rules.game import SOUTH, NORTH
+from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT, STEADY, UUR,
+                    DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS, BROKEN,
+                    WIN)
 
 COUNTING = "counting"
 ACTIVITY = "activity"
@@ -64,7 +57,7 @@ class Guide:
             raise ValueError("mode must be %r or %r, not %r" % (COUNTING, ACTIVITY, mode))
         self.game = game
         self.mode = mode
-        # seeds a player holds aside in a match's hand (RULES.md 2.1) wait in their store
+        # seeds a player holds aside in a match's hand (docs/rules.md 2.1) wait in their store
         self.aside = [0, 0] if aside is None else list(aside)
         self.size = game.rules.size + 2             # pits and the two stores
         self.events = []

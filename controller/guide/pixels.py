@@ -10,12 +10,8 @@ every meaning has a pattern of its own as well (frame.py), so colour is never th
 Portable core: MicroPython subset.
 """
 
-try:
-    from .frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
-                        FLASH, MORE, LESS, BROKEN, WIN, WAIT)
-except ImportError:
-    from frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
-                       FLASH, MORE, LESS, BROKEN, WIN, WAIT)
+from .frame import (DARK, STEADY, UUR, DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS,
+                    FLASH, MORE, LESS, BROKEN, WIN, WAIT)
 
 # Okabe & Ito (2008), "Color Universal Design": distinct for the common colour vision deficits.
 PALETTE = {

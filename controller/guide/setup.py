@@ -1,4 +1,4 @@
-"""Guiding the set-up of a match's next hand (RULES.md 2.1) from the load cells.
+"""Guiding the set-up of a match's next hand (docs/rules.md 2.1) from the load cells.
 
     setup = HandSetup(match)            # after match.end_hand(), the match not over
     setup.update(counts, settled)       # each reading; setup.frame shows what to do
@@ -15,12 +15,8 @@ is checked by `Match.arrange`, which starts the hand.
 Portable core: MicroPython subset. Counting mode only: digital sensors cannot read counts.
 """
 
-try:
-    from .frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
-                        LESS)
-except ImportError:
-    from frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
-                       LESS)
+from .frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
+                    LESS)
 
 ARRANGE = "arrange"      # the arranger places all their seeds
 COPY = "copy"            # mirror: the other player copies the arrangement

@@ -45,7 +45,7 @@ RUNNER = Path(__file__).resolve().with_name("runner.mjs")
 CONTROLLER = Path(__file__).resolve().parent.parent   # the `controller` package folder
 CHECKOUT = CONTROLLER.parent                          # the project checkout, when run from one
 
-# The portable core's subpackages (ARCHITECTURE.md); those not written yet are skipped.
+# The portable core's subpackages (docs/architecture.md); those not written yet are skipped.
 PORTABLE_FOLDERS = ("rules", "sensing", "guide", "session", "protocol", "ai")
 
 

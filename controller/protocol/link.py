@@ -48,14 +48,9 @@ makes every pending message due at once rather than never.
 Portable core: MicroPython subset.
 """
 
-try:
-    from .framing import MAX_PAYLOAD, FrameDecoder, ProtocolError, encode_frame
-    from .messages import (ACK, EVERY_IN_ORDER, FIRE_AND_FORGET, HELLO, KINDS,
-                           PROTOCOL_VERSION, SENSORS, Ack, decode)
-except ImportError:
-    from framing import MAX_PAYLOAD, FrameDecoder, ProtocolError, encode_frame
-    from messages import (ACK, EVERY_IN_ORDER, FIRE_AND_FORGET, HELLO, KINDS,
-                          PROTOCOL_VERSION, SENSORS, Ack, decode)
+from .framing import MAX_PAYLOAD, FrameDecoder, ProtocolError, encode_frame
+from .messages import (ACK, EVERY_IN_ORDER, FIRE_AND_FORGET, HELLO, KINDS,
+                       PROTOCOL_VERSION, SENSORS, Ack, decode)
 
 try:
     from micropython import const      # MicroPython inlines these where they are used

@@ -51,10 +51,7 @@ range), so a corrupted frame that slips past the CRC must also be well formed to
 Portable core: MicroPython subset.
 """
 
-try:
-    from .framing import ProtocolError
-except ImportError:
-    from framing import ProtocolError
+from .framing import ProtocolError
 
 try:
     from micropython import const      # MicroPython inlines these where they are used

@@ -1,4 +1,4 @@
-"""Positions, legal moves, sowing and the end of the game: the engine (RULES.md sections 1-8).
+"""Positions, legal moves, sowing and the end of the game: the engine (docs/rules.md sections 1-8).
 
     >>> game = Game("layli-goobalay")
     >>> game.legal_moves()
@@ -10,16 +10,13 @@
 A `Game` is a position plus what the rules need to know about the road to it: the positions seen
 since the last capture or Uur creation (the repetition rule) and the moves played (for `pop` and
 records). Moves are the mover's own pit numbers 1..n. `push(move, script=True)` also returns the
-step script (RULES.md section 7) that carries the move out on a real board; without `script` the
-same sowing loop runs without recording, which is what playouts and search want.
+step script (docs/rules.md section 7) that carries the move out on a real board; without
+`script` the same sowing loop runs without recording, which is what playouts and search want.
 
 Portable core: MicroPython subset; positions are small lists of ints.
 """
 
-try:
-    from .variants import RulesError, get_variant, resolve_options, non_default_options
-except ImportError:  # a flat module layout on a microcontroller
-    from variants import RulesError, get_variant, resolve_options, non_default_options
+from .variants import RulesError, get_variant, resolve_options, non_default_options
 
 try:
     from micropython import const      # MicroPython inlines these where they are used
@@ -193,7 +190,7 @@ class Rules:
             if (i < n) != (mover == SOUTH):
                 return 0                # in the opponent's row
             opposite = 2 * n - 1 - i
-            # Uurs never empty and come in opposite pairs (RULES.md 2): neither is one
+            # Uurs never empty and come in opposite pairs (docs/rules.md 2): neither is one
             assert uur[i] is None and uur[opposite] is None, "an empty Uur pair"
             held = pits[opposite]
             if held == 0:
@@ -269,10 +266,7 @@ class Game:
             setup = dealt
         if setup is None:
             if dealt == "random":
-                try:
-                    from .setups import deal_random_setup
-                except ImportError:
-                    from setups import deal_random_setup
+                from .setups import deal_random_setup
                 self.setup = deal_random_setup(rules)
             else:
                 self.setup = rules.standard_setup()
@@ -503,7 +497,7 @@ class Game:
         """Play `move` (own pit number). Returns the step script when `script` is true.
 
         The script is the move's sowing, then any passes that follow it and, when the move ends
-        the game, the collection of every non-empty pit (RULES.md section 7).
+        the game, the collection of every non-empty pit (docs/rules.md section 7).
         """
         child = self._children.get(move) if type(move) is int else None   # not True for 1
         if (child is None or child[2] == ENDLESS
@@ -784,10 +778,10 @@ class Game:
                     scores[owner] += pits[i]
         self._scores = scores
 
-    # --- the machine-readable interface (RULES.md section 8) --------------------------------
+    # --- the machine-readable interface (docs/rules.md section 8) --------------------------------
 
     def state_json(self):
-        """This position as one line of JSON, keys in RULES.md's order, the same bytes on
+        """This position as one line of JSON, keys in docs/rules.md's order, the same bytes on
         CPython and MicroPython."""
         legal = self.legal_moves()
         uur = ", ".join(["null" if owner is None else str(owner) for owner in self.uur])
@@ -801,7 +795,7 @@ class Game:
                     "true" if self._over else "false", scores))
 
     def state(self):
-        """This position as a dict with RULES.md section 8's keys."""
+        """This position as a dict with docs/rules.md section 8's keys."""
         legal = self.legal_moves()
         return {
             "ply": self.ply, "pits": self.pits[:], "uur": self.uur[:],

@@ -1,4 +1,4 @@
-"""Match play in hands (RULES.md 2.1): Layli Goobalay, its long board and Tampoduo.
+"""Match play in hands (docs/rules.md 2.1): Layli Goobalay, its long board and Tampoduo.
 
     >>> match = Match("layli-goobalay")
     >>> game = match.game           # play it to the end with game.push(...)
@@ -13,12 +13,8 @@ mirror copy by default, or freely) and holds the rest aside until the hand ends.
 Portable core: MicroPython subset.
 """
 
-try:
-    from .variants import RulesError
-    from .game import Game, Rules, SOUTH, NORTH
-except ImportError:
-    from variants import RulesError
-    from game import Game, Rules, SOUTH, NORTH
+from .variants import RulesError
+from .game import Game, Rules, SOUTH, NORTH
 
 MATCH_SHORT = "short"       # a player held fewer than n seeds
 MATCH_HANDS = "hands"       # the `hands` limit was reached

@@ -33,16 +33,16 @@ North held aside during the hand), and when the game is over Score ("30-18", Sou
 Termination (the game's `end_reason`: "no-move", "repetition", ...). Other tags a caller gives are
 written after these, sorted by name.
 
-Moves are the mover's own pit numbers (RULES.md section 1), numbered as in PGN: a South move starts
-a number ("7. 3"), North's answer follows it bare ("7. 3 5"), and a North move that answers no South
-move of its number (North moved first, or South passed in Mangala IV) is written "7... 5". Passes
-are not written: the engine knows them. The movetext ends with the result. On reading, move numbers
-are optional and not checked (the reader numbers the moves itself), comments in {braces} are
-skipped, and anything else is an error.
+Moves are the mover's own pit numbers (docs/rules.md section 1), numbered as in PGN: a South move
+starts a number ("7. 3"), North's answer follows it bare ("7. 3 5"), and a North move that answers
+no South move of its number (North moved first, or South passed in Mangala IV) is written
+"7... 5". Passes are not written: the engine knows them. The movetext ends with the result. On
+reading, move numbers are optional and not checked (the reader numbers the moves itself),
+comments in {braces} are skipped, and anything else is an error.
 
 A match is one section per hand, in order, separated by a blank line; reading one replays the match
-through `Match`, so every hand's Setup must be an arrangement the rules allow (RULES.md 2.1) and its
-First and Aside must be what the rules give.
+through `Match`, so every hand's Setup must be an arrangement the rules allow (docs/rules.md 2.1)
+and its First and Aside must be what the rules give.
 
 JSON records carry the same tags (the same strings) and the moves as numbers::
 
@@ -61,16 +61,10 @@ JSON are built in a fixed order so both runtimes write the same bytes.
 
 import json
 
-try:
-    from .variants import (RulesError, MAX_DIGITS, get_variant, parse_number,
-                           parse_option_text, shown)
-    from .game import Game, Rules, SOUTH
-    from .match import Match
-except ImportError:  # a flat module layout on a microcontroller
-    from variants import (RulesError, MAX_DIGITS, get_variant, parse_number, parse_option_text,
-                          shown)
-    from game import Game, Rules, SOUTH
-    from match import Match
+from .variants import (RulesError, MAX_DIGITS, get_variant, parse_number,
+                       parse_option_text, shown)
+from .game import Game, Rules, SOUTH
+from .match import Match
 
 # The tags a caller may set, in the order they are written, and what an unknown one says.
 INFO_TAGS = ("Event", "Site", "Date", "Round", "South", "North")
@@ -155,7 +149,7 @@ def _asides(match):
     """What South and North held aside during each hand of `match`.
 
     After a hand each player holds what they scored plus what they held aside; whatever they did
-    not place in the next hand's set-up is held aside during it (RULES.md 2.1).
+    not place in the next hand's set-up is held aside during it (docs/rules.md 2.1).
     """
     n = match.rules.n
     games = match.games

@@ -1,15 +1,11 @@
-"""`layli rules replay` (RULES.md section 8) as a portable function.
+"""`layli rules replay` (docs/rules.md section 8) as a portable function.
 
 The CLI calls it on CPython and, with `--micropython`, the same function runs inside MicroPython;
 both write the same bytes because `Game.state_json` builds each line itself.
 """
 
-try:
-    from .variants import RulesError, parse_number, shown
-    from .game import Game
-except ImportError:
-    from variants import RulesError, parse_number, shown
-    from game import Game
+from .variants import RulesError, parse_number, shown
+from .game import Game
 
 
 def parse_move(text, n):

@@ -1,18 +1,15 @@
 """Following a step script on a board: the counts of every place after every step.
 
-A step script (RULES.md section 7) is what the players physically do. `Board` carries the counts
-of the 2n pits, the two stores and the hand, and applies one step at a time, checking that the
-step is possible (a pick takes what the pit holds, a drop has a seed in hand...). The LED guide
+A step script (docs/rules.md section 7) is what the players physically do. `Board` carries the
+counts of the 2n pits, the two stores and the hand, and applies one step at a time, checking that
+the step is possible (a pick takes what the pit holds, a drop has a seed in hand...). The LED guide
 uses it to know what the sensors should read after each step; the simulator's hands and the
 tests replay scripts with it.
 
 Portable core: MicroPython subset.
 """
 
-try:
-    from .variants import RulesError
-except ImportError:
-    from variants import RulesError
+from .variants import RulesError
 
 
 class Board:

@@ -1,16 +1,12 @@
-"""Set-ups that are dealt: Mangala IV's random start (RULES.md section 5).
+"""Set-ups that are dealt: Mangala IV's random start (docs/rules.md section 5).
 
 A random set-up is dealt once and from then on is an explicit list of counts. The dealer uses the
 project's own generator (`rng.Random30`), so a given seed deals the same board on CPython and on
 MicroPython, whose `random` modules differ.
 """
 
-try:
-    from .variants import RulesError
-    from .rng import Random30
-except ImportError:
-    from variants import RulesError
-    from rng import Random30
+from .variants import RulesError
+from .rng import Random30
 
 def deal_random_setup(rules, seed=None, total=None, least=2):
     """Deal `total` stones (the variant's standard total) at random over the 2n pits, at least

@@ -1,4 +1,4 @@
-"""The four variants and their options (RULES.md sections 2-6).
+"""The four variants and their options (docs/rules.md sections 2-6).
 
 Every choice a reasonable reader of the old texts could make differently is an option with a
 default; `resolve_options` checks a caller's options against this table and fills in the defaults.
@@ -55,17 +55,17 @@ _ARRANGEMENT = ("choice", "mirror", ("mirror", "free"),
                 "seed 000 is silent; mirror after Pankhurst's Gabradarre")
 _NEXT_FIRST = ("choice", "arranger", ("arranger", "alternate"),
                "who moves first in the next hand: the player who arranged first, or alternate",
-               "not in the sources (RULES.md 2.1)")
+               "not in the sources (docs/rules.md 2.1)")
 _HANDS = ("int", 0, (0, 1000),
           "the most hands in a match (0 = no limit); then the player holding more seeds wins",
-          "RULES.md 2.1")
+          "docs/rules.md 2.1")
 _ENDLESS = ("choice", "illegal", ("illegal", "abar"),
             "illegal: a move that would drop a seed beyond endless_bound is not legal; "
             "abar: it is legal and changes nothing but the turn",
-            "RULES.md 6 (no source addresses endless relays)")
+            "docs/rules.md 6 (no source addresses endless relays)")
 _ENDLESS_BOUND = ("int", 10000, (1, 10000000),
                   "a move is endless when it would drop a seed beyond this many (every lap counted)",
-                  "RULES.md 6")
+                  "docs/rules.md 6")
 
 _LAYLI_OPTIONS = {
     "capture_last_seed": _CAPTURE_LAST_SEED,
@@ -101,7 +101,7 @@ class Variant:
         self.seeds = seeds          # seeds per pit at the standard start
         self.direction = direction  # 1 counterclockwise, -1 clockwise
         self.family = family        # "layli" (Uurs), "tampoduo" (no Uurs) or "mangala"
-        self.hands = hands          # match play in hands (RULES.md 2.1)
+        self.hands = hands          # match play in hands (docs/rules.md 2.1)
         self.options = options
         self.sources = sources
 

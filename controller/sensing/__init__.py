@@ -1,6 +1,6 @@
 """The sensing layer: raw sensor frames -> a stable reading per pit and store (portable core).
 
-Two kinds of boards (ARCHITECTURE.md, hardware profiles):
+Two kinds of boards (docs/architecture.md, hardware profiles):
 
 - **counting** (`pico-bridge`, `pico-standalone`): a load cell per pit and per store. Calibrate
   once with a `Calibrator` (tare, weigh K seeds, weigh single seeds), keep the `Calibration`,

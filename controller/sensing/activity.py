@@ -23,10 +23,7 @@ seed or a sleeve, a stuck switch. It clears when the sensor releases.
 Portable core: MicroPython subset.
 """
 
-try:
-    from .frames import SensingError, pit_name, check_frame, check_time
-except ImportError:
-    from frames import SensingError, pit_name, check_frame, check_time
+from .frames import SensingError, pit_name, check_frame, check_time
 
 LEVELS = (0, 1)
 

@@ -11,7 +11,7 @@ counts, and one number about the seeds says how far that can be trusted:
   while taring; the counting filter's thresholds scale with it);
 - `spread`: the coefficient of variation of the seeds' masses (0.02: one seed in three is more
   than 2% off the mean). Counting by weight is reliable only with uniform seeds, about 2% or
-  less (ARCHITECTURE.md): k seeds weigh k mean seeds give or take sqrt(k) * spread seeds, so at
+  less (docs/architecture.md): k seeds weigh k mean seeds give or take sqrt(k) * spread seeds, so at
   5% even 25 seeds are a quarter of a seed uncertain.
 
 The procedure, for a person at the board (a `Calibrator` checks every step)::
@@ -39,13 +39,10 @@ Portable core: MicroPython subset.
 
 import json
 
-try:
-    from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, check_frame
-except ImportError:
-    from frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, check_frame
+from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, check_frame
 
 SPREAD_LIMIT = 0.05         # above this seed mass spread, counting by weight is unreliable
-SPREAD_GOOD = 0.02          # ARCHITECTURE.md: reliable at about 2% or less
+SPREAD_GOOD = 0.02          # docs/architecture.md: reliable at about 2% or less
 MIN_SEED_NOISE = 8          # one seed must weigh at least this many noise deviations
 MIN_FRAMES = 16             # frames a calibration step needs (80 = one second is better)
 MIN_SINGLES = 5             # single-seed weighings a spread needs (20 or more is better)

@@ -88,10 +88,7 @@ from array import array
 from collections import namedtuple
 from math import exp, sqrt
 
-try:
-    from .frames import SensingError, channel_name, check_frame, check_time
-except ImportError:
-    from frames import SensingError, channel_name, check_frame, check_time
+from .frames import SensingError, channel_name, check_frame, check_time
 
 try:
     from micropython import const      # MicroPython inlines these where they are used
@@ -473,10 +470,8 @@ class CountingSensor:
         # where the spread is so wide that the variances would not fit 31 bits
         self._limit = WHOLE_SEEDS if spread2 < SPREAD_MOST else NEGATIVE
         if native_weigh is None:
-            try:
-                from .weighing import weigh as native_weigh     # (only where none is given:
-            except ImportError:                                 # no Pico loads its bytecode)
-                from weighing import weigh as native_weigh
+            from .weighing import weigh as native_weigh     # (only where none is given: no
+            # Pico loads its bytecode)
         self._weigh = native_weigh
         self._noise_q = []
         for i in range(size):
@@ -504,10 +499,7 @@ class CountingSensor:
         now and then, so that a controller that restarts (a power cut) starts from today's
         zero and not from the day it was calibrated (cells creep by seeds an hour)."""
         cal = self.calibration
-        try:
-            from .calibration import Calibration
-        except ImportError:
-            from calibration import Calibration
+        from .calibration import Calibration
         tare = [cal.tare[i] + int(round(self._channels[i].empty_drift))
                 for i in range(len(self._channels))]
         return Calibration(tare, cal.per_seed, cal.spread, cal.noise, cal.low, cal.high)

@@ -1,7 +1,7 @@
 """What the sensing modules share: the error they raise, the places a channel stands for, and the
 checks every incoming frame passes before it may change anything.
 
-A counting board has one channel per place: the 2n pits in absolute index order (RULES.md
+A counting board has one channel per place: the 2n pits in absolute index order (docs/rules.md
 section 1), then South's store (channel 2n) and North's store (channel 2n+1). So channel 13 of a
 2 x 6 board is North's store::
 

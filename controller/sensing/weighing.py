@@ -7,12 +7,8 @@ The words' layout (W_*), the units (Q) and the tables (EXP2, HALF_LOG2) are coun
 Portable core: MicroPython subset.
 """
 
-try:
-    from .counting import (HALF_LOG2, FLOOR_Q, NONE, OTHER_BITS, Q, W_FAR, W_K, W_LIKELIER,
-                           W_MINE, W_NEAR, W_OTHER, W_REF, W_SPREAD, W_TOTAL, W_VARIANCE, W_X)
-except ImportError:
-    from counting import (HALF_LOG2, FLOOR_Q, NONE, OTHER_BITS, Q, W_FAR, W_K, W_LIKELIER,
-                          W_MINE, W_NEAR, W_OTHER, W_REF, W_SPREAD, W_TOTAL, W_VARIANCE, W_X)
+from .counting import (HALF_LOG2, FLOOR_Q, NONE, OTHER_BITS, Q, W_FAR, W_K, W_LIKELIER,
+                       W_MINE, W_NEAR, W_OTHER, W_REF, W_SPREAD, W_TOTAL, W_VARIANCE, W_X)
 
 
 def weigh(words, exp2, half_log2):

@@ -36,15 +36,10 @@ noise, measured while the board is empty.
 Portable core: MicroPython subset.
 """
 
-try:
-    from ..guide.frame import (Frame, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, STEADY,
-                               FLASH)
-    from ..sensing.calibration import median, robust_noise, UNSTEADY
-    from ..sensing.frames import HX711_LOW, HX711_HIGH
-except ImportError:
-    from frame import Frame, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, STEADY, FLASH
-    from calibration import median, robust_noise, UNSTEADY
-    from frames import HX711_LOW, HX711_HIGH
+from ..guide.frame import (Frame, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, STEADY,
+                           FLASH)
+from ..sensing.calibration import median, robust_noise, UNSTEADY
+from ..sensing.frames import HX711_LOW, HX711_HIGH
 
 SIDES = ("South", "North")
 BUTTONS = ("new_game", "undo", "hint", "confirm")   # as the protocol numbers them

@@ -15,7 +15,7 @@ guide's difference view leads the board back there; its steps are not journaled 
 be synced only with the move's own line). `one_frame=True` makes each guide draw
 every LED frame into one Frame it keeps (Guide's `one_frame`: a Pico's).
 
-With `match=True` the session plays a match in hands (RULES.md 2.1): when a hand ends it works
+With `match=True` the session plays a match in hands (docs/rules.md 2.1): when a hand ends it works
 out the holdings and, unless the match is over, guides the set-up of the next hand from the
 load cells (`guide.setup.HandSetup`), journaling the rows each hand starts from.
 
@@ -24,18 +24,11 @@ Portable core: MicroPython subset.
 
 import json
 
-try:
-    from ..rules.game import Game
-    from ..rules.match import Match
-    from ..guide.setup import HandSetup
-    from ..rules.variants import RulesError, format_value
-    from ..guide.guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
-except ImportError:
-    from game import Game
-    from match import Match
-    from setup import HandSetup
-    from variants import RulesError, format_value
-    from guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
+from ..rules.game import Game
+from ..rules.match import Match
+from ..guide.setup import HandSetup
+from ..rules.variants import RulesError, format_value
+from ..guide.guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
 
 SYNC_STEP = "step"
 SYNC_MOVE = "move"

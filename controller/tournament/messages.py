@@ -469,7 +469,7 @@ def assignment(table: str, game: str | None, round: int, board: int, variant: st
                options: Mapping[str, Any], players: Sequence[str], event: str,
                format: str = "game", moves: Sequence[int] = ()) -> bytes:
     """What `table` plays: `game` (= game_id(event, round, board)), the variant and its
-    options, one game or a match of hands (`format` "game" or "hands", RULES.md 2.1), the
+    options, one game or a match of hands (`format` "game" or "hands", docs/rules.md 2.1), the
     players (South, North), and the `moves` played so far (a game the arbiter moved here from
     a board that failed carries on from them). A table with nothing to play gets game None,
     board 0 and no moves (round: the current round, 0 before the first)."""

@@ -40,7 +40,7 @@ def _total(game):
 
 
 class _Board:
-    """Counts of the pits, the two stores and the hand, changed one step at a time (RULES.md
+    """Counts of the pits, the two stores and the hand, changed one step at a time (docs/rules.md
     section 7), checking that each step is possible."""
 
     def __init__(self, game):
