@@ -31,12 +31,11 @@ from dataclasses import dataclass
 
 from controller.commands.common import add_game_arguments, game_arguments
 from controller.players import GreedyPlayer, Player
-from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, END_NO_MOVE,
-                              END_EMPTY_ROW, END_REPETITION, END_ENDLESS, END_NO_FEED,
-                              END_STONES)
+from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, SIDES,
+                              END_NO_MOVE, END_EMPTY_ROW, END_REPETITION, END_ENDLESS,
+                              END_NO_FEED, END_STONES)
 from controller.rules.variants import parse_number
 
-SIDES = ("South", "North")
 HUMAN = "human"
 COMPUTER = "computer"
 

@@ -36,7 +36,8 @@ from typing import Callable, Protocol, Sequence
 from controller.guide.frame import waiting
 from controller.guide.pixels import LedLayout, render
 from controller.ai import Searcher, hint
-from controller.rules import Game
+from controller.protocol.messages import BUTTONS
+from controller.rules import Game, SIDES
 from controller.rules.record import write_game
 from controller.sensing import ActivitySensor, Calibration, CountingSensor
 from controller.session import FileStorage, Session
@@ -44,10 +45,8 @@ from controller.session.session import SessionError
 
 log = logging.getLogger("layli")
 
-SIDES = ("South", "North")
 SAID = 12       # the recent events in words that the runner keeps for the companion page
 
-BUTTONS = ("new_game", "undo", "hint", "confirm")
 HINT_LEVEL = "medium"       # the computer opponent's level a hint comes from (tens of ms)
 
 # what the buzzer says about an event (controller.drivers.gpio.BEEPS has the same names)

@@ -226,6 +226,15 @@ def test_manifest_lists_the_portable_core_and_the_firmware_only():
     assert "deploy.py" not in targets and "manifest.py" not in targets
 
 
+def test_the_picos_button_names_are_the_protocols():
+    """firmware/config.py keeps its own copy of the buttons' names (importing the protocol's
+    messages for them would cost a bridge's heap): the same names, in the protocol's order."""
+    from controller.protocol.messages import BUTTONS
+
+    config = _load("layli_firmware_config", FIRMWARE / "config.py")
+    assert config.BUTTONS == BUTTONS
+
+
 def _config(tmp_path: Path, **changes) -> Path:
     data = {"mode": "bridge", "profile": "pico-bridge-2x6",
             "sensors": {"kind": "hx711", "clock": 2, "data": list(range(3, 17))},

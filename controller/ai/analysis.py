@@ -22,13 +22,12 @@ Mistakes tag for `controller.rules.record.write_game`.
 Portable core: MicroPython subset.
 """
 
-from ..rules.game import Game
+from ..rules.game import Game, SIDES
 from .search import Searcher, SCALE, final_margin
 
 ANALYSIS_NODES = 4000       # per position: a 60-move game in about 2 s on CPython
 BLUNDER = 3 * SCALE         # a loss of 3 seeds or more is "??"
 MISTAKE = 1 * SCALE + 2     # a loss of 1.5 seeds or more is "?"
-SIDES = ("South", "North")
 
 
 def seeds_text(units):

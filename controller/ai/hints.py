@@ -14,10 +14,9 @@ keeps on the mover's side.
 Portable core: MicroPython subset.
 """
 
-from ..rules.game import Game
+from ..rules.game import Game, SIDES
 from .search import Searcher, banked
 
-SIDES = ("South", "North")
 HINT_LEVEL = "medium"       # a hint comes in a few hundredths of a second on a Pi
 
 

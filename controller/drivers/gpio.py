@@ -24,9 +24,10 @@ from typing import Any, NamedTuple
 from gpiozero import Button, Buzzer, DigitalInputDevice, PWMOutputDevice
 from gpiozero.threads import GPIOThread
 
+from controller.protocol.messages import BUTTONS
+
 from .common import bcm_pin, check_number
 
-BUTTONS = ("new_game", "undo", "hint", "confirm")
 
 # Beep patterns for an active buzzer (it sounds its own tone while powered): (on ms, off ms) per
 # beep. Each event has a rhythm of its own, since a buzzer has no other way to tell them apart.

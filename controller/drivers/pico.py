@@ -101,7 +101,7 @@ class PicoBridge:
                 frames.append((self._time(message.time_ms), list(message.values)))
             elif isinstance(message, Button):
                 if message.pressed:
-                    presses.append(BUTTONS[message.button].replace(" ", "_"))
+                    presses.append(BUTTONS[message.button])
             elif isinstance(message, State):
                 log.info("the Pico: up %d s, %d sensor channels", message.uptime_ms // 1000,
                          message.channels)

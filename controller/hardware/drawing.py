@@ -41,7 +41,8 @@ from typing import Any, NamedTuple
 
 from controller.errors import UsageError
 from controller.hardware.parts import Part, catalogue
-from controller.hardware.profile import BUTTONS, Profile, place_name
+from controller.hardware.profile import Profile, place_name
+from controller.protocol.messages import BUTTONS
 
 CUT, ENGRAVE, DIMENSIONS = "CUT", "ENGRAVE", "DIMENSIONS"
 LAYERS = {CUT: ("#e00000", 1), ENGRAVE: ("#0044cc", 5), DIMENSIONS: ("#606060", 8)}  # SVG, ACI

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from controller.guide.pixels import MA_PER_CHANNEL, LedLayout
+from controller.protocol.messages import BUTTONS
 from controller.hardware.boards import BOARDS, PIN, board_of, span
 from controller.hardware.parts import HARDWARE, Part, catalogue
 from controller.hardware.problems import (Problem, ProfileError, Reader, Spec, describe,
@@ -58,7 +59,6 @@ KINDS = {
     "pi-direct": (("pi",), "pi", "digital"),
     "pico-standalone": (("pico",), "pico", "load-cell"),
 }
-BUTTONS = ("new_game", "undo", "hint", "confirm")
 # Blinka's NeoPixel driver on a Pi (rpi_ws281x) can drive only these: PWM0, PCM and SPI MOSI.
 PI_NEOPIXEL_PINS = ("GPIO10", "GPIO12", "GPIO18", "GPIO21")
 # I2C pins (SDA, SCL) by board: the Pi's I2C1 (the only bus on the header that is free), and

@@ -84,7 +84,8 @@ NEWEST_ONLY = const(1)      # resent until acknowledged; a newer one replaces on
 EVERY_IN_ORDER = const(2)   # resent until acknowledged, one at a time: all arrive, in order
 
 ROLES = ("host", "device")
-BUTTONS = ("new game", "undo", "hint", "confirm")
+BUTTONS = ("new_game", "undo", "hint", "confirm")     # the board's buttons, by number: the names
+                                                      # every config, profile and log uses
 MAX_TEXT = const(32)        # bytes of a Hello's firmware or profile
 MAX_CHANNELS = const(64)    # sensor channels a Sensors frame carries (a 2 x 12 board has 26)
 MAX_LEDS = const(1024)      # LEDs a strip has (26 rings of 24 LEDs are 624)

@@ -26,6 +26,7 @@ except ImportError:
 
 SOUTH = const(0)
 NORTH = const(1)
+SIDES = ("South", "North")      # the players' names by number: records, messages, pages
 
 # What `Rules.sow` returns besides a count of captured seeds.
 ENDLESS = const(-1)

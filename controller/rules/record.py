@@ -63,7 +63,7 @@ import json
 
 from .variants import (RulesError, MAX_DIGITS, get_variant, parse_number,
                        parse_option_text, shown)
-from .game import Game, Rules, SOUTH
+from .game import Game, Rules, SOUTH, SIDES
 from .match import Match
 
 # The tags a caller may set, in the order they are written, and what an unknown one says.
@@ -75,7 +75,6 @@ GAME_TAGS = ("Variant", "Options", "Setup", "Result", "First", "Hand", "Aside", 
              "Termination")
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-SIDES = ("South", "North")
 LINE_WIDTH = 80     # movetext lines are wrapped before they grow longer than this
 
 

@@ -40,9 +40,9 @@ from ..guide.frame import (Frame, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, STEAD
                            FLASH)
 from ..sensing.calibration import median, robust_noise, UNSTEADY
 from ..sensing.frames import HX711_LOW, HX711_HIGH
+from ..rules.game import SIDES
+from ..protocol.messages import BUTTONS
 
-SIDES = ("South", "North")
-BUTTONS = ("new_game", "undo", "hint", "confirm")   # as the protocol numbers them
 COLOUR_WORDS = {SOUTH_COLOUR: "blue", NORTH_COLOUR: "orange"}
 
 POLL_MS = 20            # the procedure looks at the board this often

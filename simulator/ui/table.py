@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 from controller.ai import Searcher, analyse, hint
-from controller.rules import VARIANTS, Game, RulesError, record
+from controller.rules import SIDES, VARIANTS, Game, RulesError, record
 from controller.session import MemoryStorage, Session
 from controller.web.state import moves_text
 from simulator.players import LedPlayer, apply_action
@@ -39,7 +39,6 @@ REPLAY = "replay"          # a game record, played out move by move
 MODES = (PEOPLE, COMPUTER, COMPUTERS, REPLAY)
 COMPUTER_SIDES = {PEOPLE: (), COMPUTER: (1,), COMPUTERS: (0, 1), REPLAY: (0, 1)}
 
-SIDES = ("South", "North")
 FAULT_KINDS = ("stuck", "railed", "off scale", "below empty")
 
 COMPUTER_LEVEL = "hard"    # the opponent at the table: strong, and a quarter of a second a move
