@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from controller.guide.frame import waiting
+from controller.guide import AWAIT, SOWING
 from controller.guide.pixels import LedLayout, render
 from controller.ai import Searcher, hint
 from controller.protocol.messages import BUTTONS
@@ -190,12 +191,12 @@ class Runner:
                 log.info("nothing to take back")
         elif button == "hint":
             game = session.game
-            if not game.over and session.guide.phase == "await":
+            if not game.over and session.guide.phase == AWAIT:
                 move, self.hint_reason = hint(game, Searcher(HINT_LEVEL, len(game.moves) + 1))
                 session.guide.show_hint(move)
                 log.info("hint: %s pit %d, %s", self.players[game.to_move], move,
                          self.hint_reason)
-        elif session.guide.phase == "sowing" and session.guide.skip_offered:
+        elif session.guide.phase == SOWING and session.guide.skip_offered:
             # a long relay: confirm takes the offer, and the board is set to the move's result
             if not session.skip_ahead():
                 session.confirm(self.sensor if self.sensing == "counting" else None)

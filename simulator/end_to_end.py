@@ -31,6 +31,7 @@ from pathlib import Path
 
 from controller.drivers.pico import PicoBridge
 from controller.drivers.serial_link import SerialLink
+from controller.guide import AWAIT, OVER, SOWING
 from controller.guide.frame import Frame
 from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
@@ -130,8 +131,8 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
                     max_count=sum(game.setup))
     pulled_at = None
     try:
-        while session.guide.phase != "over" and clock.now_ms < GAME_LIMIT_MS and not (
-                moves and len(session.game.moves) >= moves and session.guide.phase == "await"
+        while session.guide.phase != OVER and clock.now_ms < GAME_LIMIT_MS and not (
+                moves and len(session.game.moves) >= moves and session.guide.phase == AWAIT
                 and board.idle and not board.hand):
             # the device's own HX711 models convert the signal: the simulator's converters'
             # inputs, not the words read from them (those would be converted twice)
@@ -140,7 +141,7 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
             pico.ask("T %d %s" % (clock.now_ms, " ".join(map(str, values))))
             runner.step()
             guide = session.guide
-            if pull and pulled_at is None and guide.phase == "sowing" and guide.done >= 3 \
+            if pull and pulled_at is None and guide.phase == SOWING and guide.done >= 3 \
                     and len(session.game.moves) >= 4:
                 pico.ask("U")                               # out, in the middle of a move
                 pulled_at = (clock.now_ms, len(session.game.moves), guide.done)
@@ -157,7 +158,7 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
         bridge.close()
         pico.close()
     final = session.guide.board.places()
-    over = session.guide.phase == "over"
+    over = session.guide.phase == OVER
     return {
         "variant": variant, "seed": seed, "corrupt": corrupt,
         "completed": over if not moves else len(session.game.moves) >= moves,

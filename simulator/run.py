@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from controller.guide import OVER
+from controller.guide import OVER, SKIP
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
 from controller.sensing import ActivitySensor, CountingSensor
@@ -88,7 +88,7 @@ class _Watcher:
             if self.pending:
                 self.result.mistakes_flagged += 1
                 self.pending = False
-            elif guide.consistent(truth) and guide.phase != "skip":
+            elif guide.consistent(truth) and guide.phase != SKIP:
                 self.result.false_alarms += 1
         self.showing = shows
         if self.pending and any(event[0] == "step_done" for event in events):

@@ -40,6 +40,7 @@ from typing import Any
 
 from controller.commands.common import parse_options, stop_signals, until_stopped
 from controller.errors import UsageError
+from controller.guide import OVER
 from controller.rules import VARIANTS, Rules
 
 CONFIG_KEYS = {"profile": str, "port": str, "variant": str, "state": str, "log_level": str,
@@ -252,17 +253,17 @@ def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
                         max_count=sum(game.setup), players=config["players"],
                         publish=publish)
         start, start_ms = time.monotonic(), io.now_ms()
-        while session.guide.phase != "over" and io.now_ms() < 6 * 3600 * 1000:
+        while session.guide.phase != OVER and io.now_ms() < 6 * 3600 * 1000:
             runner.step()
             if pace:
                 ahead = (io.now_ms() - start_ms) / 1000 / pace - (time.monotonic() - start)
                 if ahead > 0:
                     time.sleep(ahead)
         board = io.board.counts()
-        done = session.guide.phase == "over" and board == session.guide.board.places()
+        done = session.guide.phase == OVER and board == session.guide.board.places()
         logging.getLogger("layli").info(
             "simulated game %s after %.0f simulated s; the board %s the engine",
-            "over" if session.guide.phase == "over" else "unfinished", io.now_ms() / 1000,
+            "over" if session.guide.phase == OVER else "unfinished", io.now_ms() / 1000,
             "equals" if done else "differs from")
     if stop is not None:
         print("the game is over; the page stays up until Ctrl-C", flush=True)

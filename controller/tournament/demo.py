@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.ai import Searcher
+from controller.guide import AWAIT
 from controller.hardware.profile import load as load_profile
 from controller.rules import Game
 from controller.runner import Runner, open_session
@@ -185,7 +186,7 @@ class SimulatedTable:
         guide, game = session.guide, session.game
         if self.agent.game is None:
             return None         # no game given yet: the board shows it waits, and so do they
-        if not game.over and guide.phase == "await" and guide.hint is None:
+        if not game.over and guide.phase == AWAIT and guide.hint is None:
             nodes = self.strength(self.runner.players[game.to_move])
             guide.show_hint(chosen_move(game, self.agent.game, nodes))
         return session.frame

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.guide.setup import ARRANGE, COPY, PLACE
+from controller.guide import AWAIT, SKIP, SOWING
 from controller.rules import record
 
 if TYPE_CHECKING:
@@ -63,11 +64,11 @@ def companion_state(runner: Runner) -> dict:
     game, guide, setup = session.game, session.guide, session.setup
     players = runner.players
     n = game.rules.n
-    moving = guide.phase in ("sowing", "skip")
+    moving = guide.phase in (SOWING, SKIP)
     over = game.over and setup is None
     winner = game.winner() if over else None
     match = session.match
-    hint = guide.hint if guide.phase == "await" else None
+    hint = guide.hint if guide.phase == AWAIT else None
     return {
         "type": "state",
         "waiting": runner.waiting,

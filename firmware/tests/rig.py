@@ -11,6 +11,7 @@ import machine
 import loadcells
 from clock import ManualClock
 import config
+from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 
 DATA = list(range(3, 17))           # 14 cells: a 2 x 6 board's pits and stores
 SCK = 2
@@ -153,14 +154,14 @@ def advance_board(guide, counts, steps):
     the first legal move), as a quick player who reads the script instead of the LEDs; in
     skip-ahead or takeback, set the board to the target at once."""
     phase = guide.phase
-    if phase == "skip" or phase == "restore":
+    if phase == SKIP or phase == RESTORE:
         counts[:] = guide.target.places()
         return
-    if phase == "await":
+    if phase == AWAIT:
         game = guide.game
         script = game.copy().push(game.legal_moves()[0], script=True)
         board, done, mover = guide.board.copy(), 0, game.to_move
-    elif phase == "sowing":
+    elif phase == SOWING:
         script, board, done, mover = guide.script, guide.board.copy(), guide.done, guide.mover
     else:
         return
