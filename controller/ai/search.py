@@ -189,7 +189,7 @@ def sown(game, move):
     """What sowing `move` gives: (pits, uur, gain); gain is the seeds captured, ENDLESS, or
     UUR_CREATED - pit for an Uur made. Sown once and remembered by the game; the search reads
     it to order captures first and to leave out endless moves under ``endless=abar``."""
-    return game._child(move)     # the engine's own cache of the move's sowing
+    return game.sown(move)      # the engine's own cache of the move's sowing
 
 
 def playable_moves(game):

@@ -102,7 +102,7 @@ def calibrate(io, channels: int, seeds: int, singles: int, ask: Callable[[str], 
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.commands.run import _open_board, sensing_of
+    from controller.commands.run import open_board, sensing_of
     from controller.hardware.profile import load
 
     config = settings(args)
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                          "firmware/calibrate.py)" % profile.name)
     state = Path(config["state"]).expanduser()
     state.mkdir(parents=True, exist_ok=True)
-    io = _open_board(profile, config)
+    io = open_board(profile, config)
     try:
         calibration = calibrate(io, profile.places, args.seeds, args.singles,
                                 lambda text: input(text + " "))

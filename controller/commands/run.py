@@ -296,7 +296,7 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
                              "(hardware/README.md, \"Calibration\")" % calibration_path)
         except (OSError, SensingError, ValueError) as error:
             raise UsageError("calibration %s: %s" % (calibration_path, error))
-    io = _open_board(profile, config)
+    io = open_board(profile, config)
     publish, stop_page = _companion(args)
     variant, options = config["variant"], config["options"] or None
     journal = state / "journal.jsonl"
@@ -328,7 +328,7 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_board(profile, config: dict):
+def open_board(profile, config: dict):
     """The board's hardware for `profile`: the Pico over serial, or the Pi's own GPIO."""
     if profile.kind == "pico-bridge":
         from controller.drivers.pico import PicoBridge

@@ -59,7 +59,10 @@ def uur_pair(uur, gain, mover):
 class Rules:
     """A variant with its options resolved: the board geometry and the sowing loop.
 
-    Holds no position; `Game` does. `sow` is the one sowing loop of the project.
+    Holds no position; `Game` does. `sow` is the one sowing loop of the project. `no_uurs` is
+    the Uur list of every position without an Uur, one list shared by all of them and never
+    changed: ``game.uur is game.rules.no_uurs`` says "no Uur on the board" in one comparison
+    (the search and the opening book ask it at every node).
     """
 
     __slots__ = ("variant", "name", "options", "n", "size", "direction", "family", "mangala",
@@ -406,7 +409,7 @@ class Game:
         copied = False
         while choices:
             move = choices[rng.randrange(len(choices))]
-            child = self._child(move)
+            child = self.sown(move)
             if child[2] != ENDLESS or self.rules.abar:
                 return move
             if not copied:          # rejection keeps the draw uniform over the legal moves
@@ -722,8 +725,11 @@ class Game:
         other = (1 - self.to_move) * n
         return rules.must_feed and sum(self.pits[other:other + n]) == 0
 
-    def _child(self, move):
-        """The result of sowing `move` from this position, sown once and remembered."""
+    def sown(self, move):
+        """What sowing `move` (a candidate: an own pit with seeds, not an Uur) from this
+        position gives: (pits, uur, gain), gain the seeds captured, ENDLESS, or UUR_CREATED -
+        pit for an Uur made. Sown once and remembered (the legality test sows it too); the
+        lists are the engine's own, not to be changed."""
         child = self._children.get(move)
         if child is None:
             pits = self.pits[:]
@@ -737,7 +743,7 @@ class Game:
         return child
 
     def _is_legal_child(self, move):
-        return self._child(move)[2] != ENDLESS or self.rules.abar
+        return self.sown(move)[2] != ENDLESS or self.rules.abar
 
     def _resolve(self):
         """Sow every candidate: the full list of legal moves, or the end of the game."""

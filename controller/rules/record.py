@@ -222,21 +222,21 @@ def _is_letter(char):
     return "A" <= char <= "Z" or "a" <= char <= "z"
 
 
-def _quote(text):
+def quote(text):
     """`text` in double quotes, backslash and double quote escaped (PGN and JSON agree on this,
     and tag values hold no control characters)."""
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _section_text(pairs, movetext):
-    lines = ["[%s %s]" % (name, _quote(value)) for name, value in pairs]
+    lines = ["[%s %s]" % (name, quote(value)) for name, value in pairs]
     lines.append("")
     lines.append(movetext)
     return "\n".join(lines) + "\n"
 
 
 def _json_hand(pairs, moves):
-    tags = ", ".join(["%s: %s" % (_quote(name), _quote(value)) for name, value in pairs])
+    tags = ", ".join(["%s: %s" % (quote(name), quote(value)) for name, value in pairs])
     return '{"tags": {%s}, "moves": [%s]}' % (tags, ", ".join([str(move) for move in moves]))
 
 

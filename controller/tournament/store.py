@@ -1184,15 +1184,15 @@ class Store:
                          "club": p.club, "withdrawn_from": withdrawn[p.name]}
                         for p in players],
             "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at,
-                        "retired": _retirement_json(retired.get(t.id))} for t in tables],
+                        "retired": retirement_json(retired.get(t.id))} for t in tables],
             "rounds": [{"round": row[0], "paired_at": row[1]} for row in rounds],
             "games": [{"id": g.id, "round": g.pairing.round, "board": g.pairing.board,
                        "table": g.table, "south": g.pairing.south, "north": g.pairing.north,
-                       "status": g.status, "result": _result_json(g.result),
+                       "status": g.status, "result": result_json(g.result),
                        "record": g.record, "source": g.source, "confirmed_by": g.confirmed_by,
                        "duplicates": g.duplicates} for g in games],
-            "corrections": [{"game": c.game_id, "old": _result_json(c.old),
-                             "new": _result_json(c.new), "arbiter": c.arbiter,
+            "corrections": [{"game": c.game_id, "old": result_json(c.old),
+                             "new": result_json(c.new), "arbiter": c.arbiter,
                              "reason": c.reason, "at": c.at} for c in corrections],
             "relocations": [{"game": r.game_id, "from": r.from_table, "to": r.to_table,
                              "ply": r.ply, "arbiter": r.arbiter, "reason": r.reason,
@@ -1220,13 +1220,15 @@ class Store:
         return out.getvalue()
 
 
-def _retirement_json(item: Retirement | None) -> dict[str, Any] | None:
+def retirement_json(item: Retirement | None) -> dict[str, Any] | None:
+    """A table's retirement as the event's JSON export writes it (None: not retired)."""
     if item is None:
         return None
     return {"arbiter": item.arbiter, "reason": item.reason, "at": item.at}
 
 
-def _result_json(result: Result | None) -> dict[str, Any] | None:
+def result_json(result: Result | None) -> dict[str, Any] | None:
+    """A game's result as the event's JSON export writes it (None: no result yet)."""
     if result is None:
         return None
     return {"south_points": result.south_points, "south_seeds": result.south_seeds,

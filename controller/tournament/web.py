@@ -63,13 +63,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from controller.rules import Game
-from controller.rules.record import _quote as quoted     # PGN's escaping of a tag value
+from controller.rules.record import quote as quoted      # PGN's escaping of a tag value
 from controller.rules.record import write_game
 from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
-from controller.tournament.store import Correction, Event, GameRow, StoreError, result_text
-from controller.tournament.store import _result_json as result_json   # as export_json writes it
-from controller.tournament.store import _retirement_json as retirement_json   # the same
+from controller.tournament.store import (Correction, Event, GameRow, StoreError, result_json,
+                                         result_text, retirement_json)  # as export_json writes
 from controller.web.companion import STATIC as SHARED_STATIC
 
 STATIC = Path(__file__).parent / "static"
