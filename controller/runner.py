@@ -38,7 +38,7 @@ from controller.guide import AWAIT, SOWING
 from controller.guide.pixels import LedLayout, render
 from controller.ai import Searcher, hint
 from controller.protocol.messages import BUTTONS
-from controller.rules import Game, SIDES
+from controller.rules import Game, SIDES, place_words
 from controller.rules.record import write_game
 from controller.sensing import ActivitySensor, Calibration, CountingSensor
 from controller.session import FileStorage, Session
@@ -176,6 +176,8 @@ class Runner:
                 None if setup is None else (setup.phase, tuple(sorted(setup.wrong.items()))))
         if mark != self._published:
             self._published = mark
+            # (loaded with the first page to feed: controller.web brings Starlette, which a
+            # board with no page never needs; web.state imports nothing of the runner's)
             from controller.web.state import companion_state
 
             self.publish(companion_state(self))
@@ -322,13 +324,6 @@ def describe(event: tuple, game: Game, players: tuple[str, str] = SIDES) -> str 
                 "board_matches", "confirmed", "pass"):
         return kind.replace("_", " ") + ("" if len(event) < 2 else ": %s" % (event[1],))
     return None
-
-
-def place_words(place: int, n: int, players: tuple[str, str] = SIDES) -> str:
-    """"South's pit 3", "North's store" (`players`: other names for South and North)."""
-    if place >= 2 * n:
-        return "%s's store" % players[place - 2 * n]
-    return "%s's pit %d" % (players[place // n], place % n + 1)
 
 
 def open_session(journal: Path, variant: str, options: dict | None, mode: str,

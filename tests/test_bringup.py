@@ -578,7 +578,10 @@ def test_bad_arguments_exit_2_with_one_line(capsys, args, message):
 
 
 def test_the_places_are_named_as_everywhere_else():
-    # the portable words (the Pico says them too) are the runner's
-    for pits in (6, 7, 12):
-        for place in range(2 * pits + 2):
-            assert place_words(place, pits) == runner.place_words(place, pits)
+    # the portable words (the Pico says them too) are the runner's and the pages'
+    from controller.rules import place_words as everywhere
+
+    assert place_words is everywhere and runner.place_words is everywhere
+    assert [place_words(place, 7) for place in (0, 6, 7, 13, 14, 15)] == [
+        "South's pit 1", "South's pit 7", "North's pit 1", "North's pit 7", "South's store",
+        "North's store"]

@@ -12,4 +12,4 @@ from .game import (Game, Rules, SOUTH, NORTH, SIDES, END_NO_MOVE, END_EMPTY_ROW,
                    END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
 from .setups import deal_random_setup
 from .match import Match
-from .script import Board
+from .script import Board, place_words

@@ -10,6 +10,20 @@ Portable core: MicroPython subset.
 """
 
 from .variants import RulesError
+from .game import SIDES
+
+
+def place_words(place, pits, players=SIDES):
+    """"South's pit 3", "North's store": a place (pits 0..2n-1, then South's and North's store)
+    as the players name it, on a board of `pits` pits a row (`players`: other names for South
+    and North). Every message, page and log of the project names places so.
+
+        >>> place_words(2, 6), place_words(13, 6)
+        ("South's pit 3", "North's store")
+    """
+    if place >= 2 * pits:
+        return "%s's store" % players[place - 2 * pits]
+    return "%s's pit %d" % (players[place // pits], place % pits + 1)
 
 
 class Board:

@@ -41,6 +41,7 @@ from ..guide.frame import (Frame, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, STEAD
 from ..sensing.calibration import median, robust_noise, UNSTEADY
 from ..sensing.frames import HX711_LOW, HX711_HIGH
 from ..rules.game import SIDES
+from ..rules.script import place_words
 from ..protocol.messages import BUTTONS
 
 COLOUR_WORDS = {SOUTH_COLOUR: "blue", NORTH_COLOUR: "orange"}
@@ -72,18 +73,6 @@ AWAY = "away"           # take the hand out of `place`
 PRESS = "press"         # press `button`
 RINGS = "rings"         # questions: was the lit ring round `place`?
 HEARD = "heard"         # did the buzzer sound?
-
-
-def place_words(place, pits, players=SIDES):
-    """"South's pit 3", "North's store": a place as the players name it (`players`: other
-    names for South and North).
-
-        >>> place_words(2, 6), place_words(13, 6)
-        ("South's pit 3", "North's store")
-    """
-    if place >= 2 * pits:
-        return "%s's store" % players[place - 2 * pits]
-    return "%s's pit %d" % (players[place // pits], place % pits + 1)
 
 
 def button_words(name):

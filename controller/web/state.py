@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from controller.guide.setup import ARRANGE, COPY, PLACE
 from controller.guide import AWAIT, SKIP, SOWING
-from controller.rules import record
+from controller.rules import place_words, record
 
 if TYPE_CHECKING:
     from controller.guide.setup import HandSetup
@@ -28,8 +28,6 @@ def moves_text(game: Game) -> str:
 
 def setup_words(setup: HandSetup, players: tuple[str, str]) -> str:
     """What the players do now to set up a match's next hand (see controller/guide/setup.py)."""
-    from controller.runner import place_words
-
     arranger, other = players[setup.arranger], players[setup.other]
     keep = setup.holdings[setup.other]
     if setup.phase == ARRANGE:
@@ -58,8 +56,6 @@ def companion_state(runner: Runner) -> dict:
     """The state the companion page draws: players, captured seeds, scores, whose turn, the
     move list, the hint, the set-up of a match's next hand, faults and recent events; or why
     the board has no game yet (`waiting`)."""
-    from controller.runner import place_words
-
     session = runner.session
     game, guide, setup = session.game, session.guide, session.setup
     players = runner.players

@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 from controller.ai import Searcher, analyse, hint
-from controller.rules import SIDES, VARIANTS, Game, RulesError, record
+from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
 from controller.web.state import moves_text
 from simulator.players import LedPlayer, apply_action
@@ -327,10 +327,7 @@ class Table:
 
     def place_name(self, place: int) -> str:
         """"South's pit 3", "North's store": a place as the players number it."""
-        n = self.game.rules.n
-        if place >= 2 * n:
-            return "%s's store" % SIDES[place - 2 * n]
-        return "%s's pit %d" % (SIDES[place // n], place % n + 1)
+        return place_words(place, self.game.rules.n)
 
     def describe(self, event: tuple) -> str | None:
         """One guide or session event in words (None for the ones not worth a line)."""
