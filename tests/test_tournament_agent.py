@@ -11,7 +11,7 @@ import pytest
 from controller.guide.frame import STEADY, waiting
 from controller.rules import Game
 from controller.rules.record import read
-from controller.tournament import demo
+from simulator import tournament as demo
 from controller.tournament import agent as agent_module
 from controller.tournament.agent import AGENT_FILE
 from controller.tournament.server import result_of_record

@@ -11,7 +11,7 @@ import pytest
 
 from controller.cli import main
 from controller.rules.record import read
-from controller.tournament.demo import DemoEvent, FaultPlan, reference_standings
+from simulator.tournament import DemoEvent, FaultPlan, reference_standings
 from controller.tournament.store import Store
 
 needs_mosquitto = pytest.mark.skipif(

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from controller.tournament.broker import BrokerError
-    from controller.tournament.demo import (DemoEvent, FaultPlan, reference_standings, remove,
+    from simulator.tournament import (DemoEvent, FaultPlan, reference_standings, remove,
                                             temporary_directory)
 
     if args.system == "round-robin" and args.rounds > 2 * args.tables - 1:
