@@ -77,6 +77,20 @@ class Guide:
         self._made = None                           # (scripts, _looks) once `prepared`
         self._now = None                            # self.board's places, once asked for
         self.board = None                           # the board as it should be (_await)
+        # the move under way (_start): its own pit number, step script, mover, the steps
+        # done and the relay laps begun so far
+        self.move = None
+        self.script = None
+        self.mover = game.to_move
+        self.done = 0
+        self.laps = 0
+        # a target view (skip-ahead, takeback, resync): the board to reach, the counts when
+        # it began, and the phase it returns to
+        self.target = None
+        self.before = None
+        self.back_to = None
+        self.phase = AWAIT                          # (and the legal moves' scripts: _await)
+        self.scripts = {}
         self._await()
 
     # Every method the owner calls ends by marking the frame to be drawn again (`_redraw`),
