@@ -96,6 +96,9 @@ def test_variants_lists_every_variant_and_option_with_sources():
     assert sorted(data) == ["layli-goobalay", "layli-goobalay-long", "mangala-iv", "tampoduo"]
     assert data["layli-goobalay"]["options"]["capture_last_seed"]["default"] is True
     assert data["mangala-iv"]["options"]["start"]["choices"] == ["leftmost", "rightmost", "free"]
+    # Mangala IV takes `endless` and ignores it (docs/rules.md 6): its text says so
+    assert data["mangala-iv"]["options"]["endless"]["what"].startswith("no effect in Mangala IV")
+    assert data["tampoduo"]["options"]["endless"]["what"].startswith("illegal:")
     assert all(variant["sources"] for variant in data.values())
     text = layli("rules", "variants").stdout
     assert "--option endless_bound=1..10000000 (default 10000)" in text

@@ -63,6 +63,12 @@ _ENDLESS = ("choice", "illegal", ("illegal", "abar"),
             "illegal: a move that would drop a seed beyond endless_bound is not legal; "
             "abar: it is legal and changes nothing but the turn",
             "docs/rules.md 6 (no source addresses endless relays)")
+# Mangala IV takes the option (a record may name it) and ignores it: an endless forced move
+# ends the game, and with start=free endless moves are never legal
+_ENDLESS_MANGALA = ("choice", "illegal", ("illegal", "abar"),
+                    "no effect in Mangala IV: an endless forced move ends the game; with "
+                    "start=free an endless move is never legal",
+                    "docs/rules.md 6")
 _ENDLESS_BOUND = ("int", 10000, (1, 10000000),
                   "a move is endless when it would drop a seed beyond this many (every lap counted)",
                   "docs/rules.md 6")
@@ -142,7 +148,7 @@ VARIANTS = {
                       "each turn starts from the mover's leftmost occupied pit; rightmost is "
                       "Culin's \"head\"; free is StoneShark's reading",
                       "seed 004 (Guellue 2007); Culin 1894; StoneShark"),
-            "endless": _ENDLESS,
+            "endless": _ENDLESS_MANGALA,
             "endless_bound": _ENDLESS_BOUND,
         },
         "Adnan Guellue 2007 via Mancala World (seed 004); Culin 1894 (La'b madjnuni)"),
