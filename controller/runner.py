@@ -167,7 +167,7 @@ class Runner:
             self._publish()
 
     def _publish(self) -> None:
-        # a tuple of what the state is made of, compared at every step (80 a second), so the
+        # a tuple of what the state is made of, compared at every step (a frame every 10.7 ms), so the
         # whole state is built and sent only when something in it changed
         session = self.session
         guide, setup = session.guide, session.setup

@@ -20,8 +20,8 @@ What one `step` does:
   to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
   sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
   answers a new host's `Hello` with ours;
-- sends a `Sensors` message for each new reading of the cells, 80 a second, stamped with the
-  Pico's clock;
+- sends a `Sensors` message for each new reading of the cells (a conversion every 10.7 ms: 93
+  a second, 80 nominal), stamped with the Pico's clock;
 - sends a `Button` message for each debounced press and release;
 - lets the link resend what the host has not acknowledged, ends buzzer notes, feeds the
   watchdog.

@@ -5,9 +5,9 @@
 
 A sensor reads 1 while a hand or a seed is in its pit. Sensors that pull their output low when
 they see something (most break-beam and hall modules: open collector) are `active_low`, with
-the internal pull-up on. Samples come 80 a second, the rate of the load cells, so both kinds of
-board give the sensing layer and the host the same cadence; debouncing is the sensing layer's
-(controller.sensing.ActivitySensor).
+the internal pull-up on. Samples come 80 a second, the load cells' nominal rate (they convert
+every 10.7 ms), so both kinds of board give the sensing layer and the host about the same
+cadence; debouncing is the sensing layer's (controller.sensing.ActivitySensor).
 """
 
 import machine

@@ -326,7 +326,8 @@ class CountingSensor:
     (None or a short text) and `values` (the last judged value in seeds); `reading(channel)`
     bundles them.
 
-    Parameters (defaults for an HX711 at 80 Hz and seeds of about 2% mass spread):
+    Parameters (defaults for HX711s at RATE high, 80 samples a second nominal, a conversion
+    every 10.7 ms measured, and seeds of about 2% mass spread):
 
     - `settle_ms=200`: how long a value must hold before a new count is accepted. A seed
       dropped into a pit bounces and the plate rings for about 100 ms; 200 ms of steadiness is

@@ -48,7 +48,7 @@ COLOUR_WORDS = {SOUTH_COLOUR: "blue", NORTH_COLOUR: "orange"}
 
 POLL_MS = 20            # the procedure looks at the board this often
 LOOK_MS = 2000          # the first look at the empty board: noise, levels, rates
-WINDOW = 8              # readings a seed's weight must hold steady over (0.1 s at 80 a second)
+WINDOW = 8              # readings a seed's weight must hold steady over (86 ms of HX711s)
 DETECT = 6              # a seed stands this many noise deviations out of a cell's reading ...
 MIN_CHANGE = 30         # ... and this many raw units at least
 STORE_SEEDS = 5         # seeds asked for on a store
