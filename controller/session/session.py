@@ -68,8 +68,8 @@ class Session:
         self.mode = mode
         self.one_frame = one_frame      # each guide draws into one Frame (Guide's one_frame)
         self.match = Match(variant, options, setup, first) if match else None
-        self.game = self.match.game if match else Game(variant, options, setup, first)
-        self.guide = self._guide(self.game)
+        self.guide = self._guide(self.match.game if match else
+                                 Game(variant, options, setup, first))
         self.setup = None               # a match between hands: the next hand's set-up
         self.events = []
         if _journal:
@@ -146,11 +146,15 @@ class Session:
 
     def _next_hand(self):
         self.setup = None
-        self.game = self.match.game
-        self.guide = self._guide(self.game, self.match.aside)
+        self.guide = self._guide(self.match.game, self.match.aside)
 
     def _guide(self, game, aside=None):
         return Guide(game, self.mode, aside, self.one_frame)
+
+    @property
+    def game(self):
+        """The game at the board: its guide's (a new game or hand comes with a new guide)."""
+        return self.guide.game
 
     def carry_on(self, moves):
         """Carry on a game begun on another board (a tournament's game moved here when its
@@ -166,7 +170,6 @@ class Session:
         for move in moves:
             self.storage.append('{"e": "move", "move": %d}' % move)
         self.storage.sync()
-        self.game = game
         self.guide = self._guide(game)
         self.guide.resync()
         self._log()
@@ -288,7 +291,6 @@ class Session:
                     raise SessionError("unknown entry %r" % (kind,))
             except (KeyError, IndexError, TypeError, RulesError, SessionError) as error:
                 raise SessionError("journal line %d: %s" % (number, error))
-        session.game = game
         session.guide = session._guide(game,
                                        None if session.match is None else session.match.aside)
         if session._hand_ended():
