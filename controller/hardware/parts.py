@@ -22,7 +22,12 @@ from typing import Any
 
 from controller.hardware.problems import Reader, Spec, describe, display, read_toml
 
-HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+# hardware/ (profiles, parts, wiring, the cup's model): through the link beside this module,
+# which a wheel carries as package data; the checkout's folder itself on a file system that
+# keeps no links (git then writes the link as a small file)
+HARDWARE = Path(__file__).resolve().parent / "shipped"
+if not HARDWARE.is_dir():
+    HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 PARTS_FILE = HARDWARE / "parts.toml"
 
 ROLES = ("pico", "pi", "led-ring", "level-shifter", "buffer", "resistor", "capacitor",
