@@ -167,8 +167,8 @@ class Runner:
             self._publish()
 
     def _publish(self) -> None:
-        # a tuple of what the state is made of, compared at every step (a frame every 10.7 ms), so the
-        # whole state is built and sent only when something in it changed
+        # a tuple of what the state is made of, compared at every step (a frame every 10.7
+        # ms), so the whole state is built and sent only when something in it changed
         session = self.session
         guide, setup = session.guide, session.setup
         mark = (self.waiting, id(session), len(session.game.moves), session.game.over, guide.phase,

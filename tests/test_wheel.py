@@ -67,7 +67,8 @@ def test_the_wheel_lists_and_checks_the_shipped_profiles(installed):
     for name in ("pico-bridge-2x6", "pico-bridge-2x12", "pi-direct-2x7", "pico-standalone-2x12"):
         assert name in listed.stdout, listed.stdout
     checked = run(installed, "hardware", "check", "pico-bridge-2x12")
-    assert checked.returncode == 0 and "headroom" in checked.stdout, checked.stdout + checked.stderr
+    assert checked.returncode == 0 and "headroom" in checked.stdout, (
+        checked.stdout + checked.stderr)
     wiring = run(installed, "hardware", "wiring", "pico-bridge-2x6")
     assert wiring.returncode == 0 and wiring.stdout.lstrip().startswith("<"), wiring.stderr
 

@@ -6,13 +6,13 @@
                                        # when asked for
     guide.take_events()                # what happened: ("move_started", 3), ("mistake", ...)
 
-The engine knows the step script of a move (docs/rules.md section 7) and so the count of every place
-after every step. The guide keeps the step the board has reached and accepts the next ones only
-when the sensed counts equal the counts the script gives: it never accepts a board that does not
-match. Whatever else the sensors show is a mistake, shown on the board until it is put right — a
-seed in the wrong pit flashes there while the expected pit stays lit; any other difference is the
-difference view (too many / too few). When a move's script is complete the guide plays the move
-in the engine and lights the next player's legal pits.
+The engine knows the step script of a move (docs/rules.md section 7) and so the count of every
+place after every step. The guide keeps the step the board has reached and accepts the next ones
+only when the sensed counts equal the counts the script gives: it never accepts a board that does
+not match. Whatever else the sensors show is a mistake, shown on the board until it is put right —
+a seed in the wrong pit flashes there while the expected pit stays lit; any other difference is the
+difference view (too many / too few). When a move's script is complete the guide plays the move in
+the engine and lights the next player's legal pits.
 
 Counting mode compares counts. A place that is not settled (a hand is in it) is not judged: a
 step is accepted once every place it changes has settled at the right count, and a move is

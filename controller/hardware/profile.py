@@ -13,11 +13,11 @@ run from it (host-only).
     >>> b.full_white_ma, b.at_brightness_ma, b.strip_ma, b.total_ma <= b.supply_ma
     (10560, 2640, 2000, True)
 
-A profile is one of three kinds (docs/architecture.md): `pico-bridge` (a Raspberry Pi with a Pico on
-USB; the Pico reads the load cells and drives the LEDs), `pi-direct` (a Pi alone, a digital
-sensor per pit) and `pico-standalone` (a Pico alone). It declares, in the controller's order of
-places — the 2n pits as docs/rules.md numbers them (South's 0..n-1, North's n..2n-1), then South's
-store (2n), then North's (2n+1):
+A profile is one of three kinds (docs/architecture.md): `pico-bridge` (a Raspberry Pi with a
+Pico on USB; the Pico reads the load cells and drives the LEDs), `pi-direct` (a Pi alone, a
+digital sensor per pit) and `pico-standalone` (a Pico alone). It declares, in the controller's
+order of places — the 2n pits as docs/rules.md numbers them (South's 0..n-1, North's
+n..2n-1), then South's store (2n), then North's (2n+1):
 
 - `[leds]`: the strip's data pin and colour order, its length, and per place the first strip
   index and the count of its LEDs (the strip snakes round the board as the maker wires it, so

@@ -13,8 +13,8 @@ The same class runs on both ends, the Pi (host) and the Pico (device)::
 How each kind travels (`Message.DELIVERY`):
 
 - **fire and forget** (`Sensors`): written once. A lost frame is replaced by the next one a
-  conversion later (10.7 ms on HX711s); the receiver counts the ones it `missed` from the gaps in their numbers.
-  None is written before the peer has acknowledged our Hello (`withheld`).
+  conversion later (10.7 ms on HX711s); the receiver counts the ones it `missed` from the gaps
+  in their numbers. None is written before the peer has acknowledged our Hello (`withheld`).
 - **newest only** (`Hello`, `Leds`, `StateRequest`, `State`): resent every `retry_ms` until
   acknowledged; a newer message of the kind replaces one still pending (an old strip is never
   worth resending).

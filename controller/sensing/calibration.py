@@ -11,8 +11,8 @@ counts, and one number about the seeds says how far that can be trusted:
   while taring; the counting filter's thresholds scale with it);
 - `spread`: the coefficient of variation of the seeds' masses (0.02: one seed in three is more
   than 2% off the mean). Counting by weight is reliable only with uniform seeds, about 2% or
-  less (docs/architecture.md): k seeds weigh k mean seeds give or take sqrt(k) * spread seeds, so at
-  5% even 25 seeds are a quarter of a seed uncertain.
+  less (docs/architecture.md): k seeds weigh k mean seeds give or take sqrt(k) * spread seeds,
+  so at 5% even 25 seeds are a quarter of a seed uncertain.
 
 The procedure, for a person at the board (a `Calibrator` checks every step)::
 
