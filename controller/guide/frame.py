@@ -26,7 +26,7 @@ COLOURS = (OFF, SOUTH_COLOUR, NORTH_COLOUR, HINT, ERROR, TOO_MANY, TOO_FEW, FAUL
 # Patterns, and what each means on the board.
 DARK = "dark"            # nothing to do here
 STEADY = "steady"        # a legal pit of the mover; the store seeds go to
-UUR = "uur"              # an Uur, in its owner's colour: a slow breath, never dark
+UUR = "uur"              # an Uur, in its owner's colour: dim and steady, never dark
 DROP = "drop"            # slow pulse: drop the next seed here
 PICK = "pick"            # double blink: lift every seed from here (a relay's pick too)
 TAKE = "take"            # fast pulse: empty this pit into the store (a capture, the end)

@@ -15,9 +15,9 @@ How each kind travels (`Message.DELIVERY`):
 - **fire and forget** (`Sensors`): written once. A lost frame is replaced by the next one a
   conversion later (10.7 ms on HX711s); the receiver counts the ones it `missed` from the gaps
   in their numbers. None is written before the peer has acknowledged our Hello (`withheld`).
-- **newest only** (`Hello`, `Leds`, `StateRequest`, `State`): resent every `retry_ms` until
-  acknowledged; a newer message of the kind replaces one still pending (an old strip is never
-  worth resending).
+- **newest only** (`Hello`, `Leds`, `LedFrame`, `StateRequest`, `State`): resent every
+  `retry_ms` until acknowledged; a newer message of the kind replaces one still pending (an old
+  strip is never worth resending).
 - **every one, in order** (`Button`, `Buzz`): resent until acknowledged, one at a time; the
   next waits in a queue of up to `queue_limit` (the oldest is dropped, and counted in
   `overflowed`, when a peer is away long enough to fill it).

@@ -23,6 +23,8 @@ kind   message          sender    body
 8      `State`          device    uptime_ms u32, buttons held u8 (bit i: button i), sensor
                                   channels u8, LEDs u16, then R, G, B bytes for each, then
                                   each channel's conversion period u32 (us, 0: unknown)
+9      `LedFrame`       host      places u8, then 2 bytes a place (its colour and pattern, as
+                                  `Frame.encode` gives them): the device animates them
 =====  ===============  ========  ============================================================
 
 Version 2 differs from 1 in `Sensors`, where a reading may be missing (the Pico could not
