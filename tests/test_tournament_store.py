@@ -17,10 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.tournament.exports import export_csv, export_json
 from controller.tournament.model import Pairing, Player, Result
-from controller.tournament.store import (
-    SCHEMA_VERSION, TIE_BREAKS, Correction, Event, GameRow, Relocation, ResultConflict,
-    Retirement, SchemaError, Store, StoreError, TableRow, result_text)
+from controller.tournament.rows import (
+    TIE_BREAKS, Correction, Event, GameRow, Relocation, ResultConflict, Retirement, SchemaError,
+    StoreError, TableRow, result_text)
+from controller.tournament.schema import SCHEMA_VERSION
+from controller.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 WIN = Result(1.0, 30, 18)
@@ -554,7 +557,7 @@ def test_a_game_moves_to_a_spare_table_with_the_arbiters_reason_kept():
     assert store.game(game).table == "table-3"
     assert store.relocations() == [Relocation(game, "table-2", "table-3", 1, "Ali",
                                               "a load cell died", store.relocations()[0].at)]
-    assert store.export_json()["relocations"][0]["to"] == "table-3"
+    assert export_json(store)["relocations"][0]["to"] == "table-3"
     # its moves stay; now table-3 reports them, and table-2 is refused
     refused("table-2 sent a move of Club night/r1/b2, which is played at table-3",
             store.record_move, game, "table-2", 2, 1)
@@ -665,7 +668,7 @@ def test_counts_history_and_records():
 
 
 def test_export_csv():
-    text = finished_event().export_csv()
+    text = export_csv(finished_event())
     assert text == (
         "round,board,table,south,north,result,seeds,status\n"
         "1,1,table-1,P1,P2,1-0,30-18,reported\n"
@@ -678,7 +681,7 @@ def test_export_csv():
 
 
 def test_export_json_is_the_whole_event():
-    exported = finished_event().export_json()
+    exported = export_json(finished_event())
     assert json.loads(json.dumps(exported)) == exported
     assert exported["schema"] == SCHEMA_VERSION
     assert exported["event"] == {
@@ -711,10 +714,10 @@ def test_result_text():
 def test_everything_is_there_after_reopening(tmp_path):
     path = str(tmp_path / "event.db")
     store = finished_event_at(path)
-    exported = store.export_json()
+    exported = export_json(store)
     store.close()
     with Store(path) as again:
-        assert again.export_json() == exported
+        assert export_json(again) == exported
         assert again.numbers_fixed()
         assert again._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert again._db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -877,7 +880,7 @@ def test_one_store_serves_two_threads_at_once(tmp_path):
                 store.log_rejected("layli/table/x/move", "thread-" + name, "{}")
                 store.set_table_status("table-%d" % board, "online")
                 assert len(store.games(1)) == len(boards)
-                store.export_json()
+                export_json(store)
         except BaseException as error:              # noqa: BLE001 - reported below
             errors.append(error)
 
@@ -935,7 +938,7 @@ def test_the_arbiter_enters_the_result_of_a_game_whose_board_failed():
     assert (row.status, row.result, row.source, row.record) == ("corrected", DRAW, "arbiter", "")
     (entry,) = store.corrections(game)
     assert entry.old is None and entry.new == DRAW and entry.reason.startswith("table-1")
-    assert store.export_json()["corrections"][0]["old"] is None
+    assert export_json(store)["corrections"][0]["old"] is None
     # the board comes back and sends its own: a conflict for the arbiter, nothing changed
     with pytest.raises(ResultConflict):
         store.record_result(game, WIN, RECORD)

@@ -20,9 +20,11 @@ from starlette.testclient import TestClient
 from controller.rules import Game
 from controller.rules.record import read, write_game
 from controller.tournament import messages
+from controller.tournament.exports import export_csv, export_json
 from controller.tournament.model import Result
 from controller.tournament.server import TournamentServer
-from controller.tournament.store import GameRow, Store
+from controller.tournament.rows import GameRow
+from controller.tournament.store import Store
 from controller.tournament.web import MAX_BODY, OFF, create_app
 
 EVENT = "Club night"
@@ -160,7 +162,7 @@ def test_api_live_is_the_servers_snapshot(event, client):
 def test_the_exports(event, client):
     finished = [event.finish(row) for row in event.games()]
     answer = client.get("/export.json")
-    assert answer.status_code == 200 and answer.json() == event.store.export_json()
+    assert answer.status_code == 200 and answer.json() == export_json(event.store)
     assert answer.headers["content-disposition"].startswith(
         'attachment; filename="Club-night.json"')
     answer = client.get("/export.csv")
@@ -168,7 +170,7 @@ def test_the_exports(event, client):
     assert answer.headers["content-type"] == "text/csv; charset=utf-8"
     assert answer.headers["content-disposition"] == (
         'attachment; filename="Club-night.csv"; filename*=UTF-8\'\'Club%20night.csv')
-    assert answer.text == event.store.export_csv()
+    assert answer.text == export_csv(event.store)
     rows = answer.text.splitlines()
     assert rows[0] == "round,board,table,south,north,result,seeds,status"
     assert len(rows) == 4 and rows[3].endswith(",bye,1-0,0-0,confirmed")
@@ -272,10 +274,10 @@ def test_without_arbiters_the_arbiters_pages_are_off_and_say_how_to_turn_them_on
         assert page.status_code == 404 and page.text == OFF
         assert "arbiters={name: password}" in OFF
         assert client.get("/arbiter/state", headers=HODAN).json() == {"error": OFF}
-        before = live.store.export_json()
+        before = export_json(live.store)
         answer = post(client, "/arbiter/pair", {"round": 2})
         assert answer.status_code == 404 and answer.json() == {"error": OFF}
-        assert live.store.export_json() == before
+        assert export_json(live.store) == before
     with TestClient(LiveEvent(arbiters={}).app) as client:       # {} is none too
         assert client.get("/arbiter", headers=HODAN).status_code == 404
 
@@ -292,7 +294,7 @@ def test_without_arbiters_the_arbiters_pages_are_off_and_say_how_to_turn_them_on
 ], ids=["none", "wrong password", "unknown name", "another's password", "extra space",
         "not basic", "not base64", "not utf-8"])
 def test_the_arbiters_pages_ask_who_is_there(event, client, headers):
-    before = event.store.export_json()
+    before = export_json(event.store)
     page = client.get("/arbiter", headers=headers)
     assert page.status_code == 401
     assert page.headers["www-authenticate"] == 'Basic realm="layli arbiter", charset="UTF-8"'
@@ -301,7 +303,7 @@ def test_the_arbiters_pages_ask_who_is_there(event, client, headers):
     for path, body in (("/arbiter/confirm", {"game": "x"}), ("/arbiter/pair", {"round": 2})):
         answer = post(client, path, body, headers=headers)
         assert answer.status_code == 401 and "www-authenticate" in answer.headers
-    assert event.store.export_json() == before
+    assert export_json(event.store) == before
 
 
 def test_each_arbiter_gets_in_with_their_own_password(client):
@@ -612,11 +614,11 @@ def test_every_refusal_says_what_was_wrong_and_changes_nothing(event, client):
     cases = refusals(event)
     assert len(cases) > 30
     for path, body, content_type, error in cases:
-        before = (event.store.export_json(), event.server.live.since(0))
+        before = (export_json(event.store), event.server.live.since(0))
         answer = post(client, path, body, content_type=content_type)
         assert answer.status_code == 400, (path, body, answer.text)
         assert error in answer.json()["error"], (path, body, answer.json())
-        assert (event.store.export_json(), event.server.live.since(0)) == before, (path, body)
+        assert (export_json(event.store), event.server.live.since(0)) == before, (path, body)
 
 
 @pytest.mark.parametrize("query, error", [

@@ -104,7 +104,7 @@ def _event_store(folder: Path):
 
 def register(args: argparse.Namespace) -> int:
     """A player joins (a late entry once round 1 is paired, in a Swiss event)."""
-    from controller.tournament.store import StoreError
+    from controller.tournament.rows import StoreError
 
     with _event_store(Path(args.folder)) as store:
         try:
@@ -119,7 +119,7 @@ def register(args: argparse.Namespace) -> int:
 
 def withdraw(args: argparse.Namespace) -> int:
     """A player leaves: not paired from the next round on (their games stay)."""
-    from controller.tournament.store import StoreError
+    from controller.tournament.rows import StoreError
 
     player: int | str = int(args.player) if args.player.isdigit() else args.player
     with _event_store(Path(args.folder)) as store:
@@ -161,7 +161,8 @@ def read_players(path: Path) -> list[tuple[str, int | None, str]]:
 def create(args: argparse.Namespace) -> int:
     from controller.tournament.broker import Mosquitto
     from controller.tournament.credentials import Credentials, CredentialsError, write_private
-    from controller.tournament.store import Store, StoreError
+    from controller.tournament.rows import StoreError
+    from controller.tournament.store import Store
 
     folder = Path(args.folder)
     if (folder / "event.sqlite").exists():
@@ -210,7 +211,8 @@ def serve(args: argparse.Namespace) -> int:
     from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
     from controller.tournament.credentials import Credentials, CredentialsError
     from controller.tournament.server import TournamentServer
-    from controller.tournament.store import Store, StoreError
+    from controller.tournament.rows import StoreError
+    from controller.tournament.store import Store
     from controller.tournament.web import create_app
     from controller.web import PortTaken, start_in_thread
 

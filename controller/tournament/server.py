@@ -41,8 +41,9 @@ from controller.tournament import messages
 from controller.tournament.messages import DELIVERY, Message, MessageError
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
 from controller.tournament.pairing import round_robin, swiss_round
+from controller.tournament.rows import GameRow, ResultConflict, StoreError
 from controller.tournament.standings import standings
-from controller.tournament.store import GameRow, ResultConflict, Store, StoreError
+from controller.tournament.store import Store
 from controller.tournament.table import broker_address
 from controller.web.companion import Publisher
 

@@ -1,5 +1,7 @@
 """The tournament's SQLite store: the event, players, tables, rounds, games, results, the
-arbiter's corrections and the messages the server rejected (host-only).
+arbiter's corrections and the messages the server rejected (host-only). Its schema is in
+schema.py, the rows it gives out, its errors and its checks of input in rows.py, and the
+event's JSON and CSV exports in exports.py.
 
 One `Store` is one event in one database file (":memory:" for tests)::
 
@@ -41,327 +43,23 @@ newer version, raises `SchemaError`.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
-import re
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from ..rules.variants import RulesError, get_variant, resolve_options
 from .model import POINTS, Pairing, Player, Result
-
-SCHEMA_VERSION = 2
-APPLICATION = "layli-tournament"   # what the schema table says this file is
-
-SYSTEMS = ("round-robin", "swiss")
-MATCH_FORMATS = ("game", "hands")
-# standings.py's tie-breaks by their Standing field names, in its default order.
-TIE_BREAKS = ("direct_encounter", "buchholz", "sonneborn_berger", "seed_difference")
-TABLE_STATUSES = ("online", "offline", "playing", "fault")
-GAME_STATUSES = ("assigned", "playing", "reported", "confirmed", "corrected")
-SOURCES = ("board", "arbiter")
-FINAL_STATUSES = ("reported", "confirmed", "corrected")   # the game has a result
-_NO_RESULT = (None, None, None)     # a correction's old result when there was none
-
-TABLE_ID = re.compile(r"[a-z0-9-]{1,32}\Z")     # also the table's broker username
-EVENT_NAME_MAX = 64
-EXCERPT_MAX = 1000      # characters of a rejected payload kept for the arbiter
-
-_SCHEMA = """
-CREATE TABLE layli_schema (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    application TEXT NOT NULL,
-    version INTEGER NOT NULL
-);
-CREATE TABLE event (
-    id INTEGER PRIMARY KEY CHECK (id = 1),          -- one event a file
-    name TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    options TEXT NOT NULL,                          -- JSON object
-    system TEXT NOT NULL CHECK (system IN ('round-robin', 'swiss')),
-    rounds INTEGER NOT NULL CHECK (rounds >= 1),
-    match_format TEXT NOT NULL CHECK (match_format IN ('game', 'hands')),
-    bye_points REAL NOT NULL CHECK (bye_points IN (0, 0.5, 1)),
-    tie_breaks TEXT NOT NULL,                       -- JSON list
-    numbers_fixed INTEGER NOT NULL DEFAULT 0,
-    created_at REAL NOT NULL
-);
-CREATE TABLE players (
-    id INTEGER PRIMARY KEY,                         -- registration order
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
-    rating INTEGER,
-    club TEXT NOT NULL,
-    number INTEGER UNIQUE,                          -- pairing number, NULL until fixed
-    withdrawn_from INTEGER,                         -- first round not paired, NULL while in
-    registered_at REAL NOT NULL
-);
-CREATE TABLE tables (
-    id TEXT PRIMARY KEY,
-    status TEXT NOT NULL CHECK (status IN ('online', 'offline', 'playing', 'fault')),
-    seen_at REAL
-);
-CREATE TABLE rounds (
-    round INTEGER PRIMARY KEY CHECK (round >= 1),
-    paired_at REAL NOT NULL
-);
-CREATE TABLE games (
-    id TEXT PRIMARY KEY,                            -- "<event>/r<round>/b<board>"
-    round INTEGER NOT NULL REFERENCES rounds (round),
-    board INTEGER NOT NULL CHECK (board >= 1),
-    south INTEGER NOT NULL REFERENCES players (number),
-    north INTEGER REFERENCES players (number),      -- NULL: a bye
-    table_id TEXT REFERENCES tables (id),
-    status TEXT NOT NULL
-        CHECK (status IN ('assigned', 'playing', 'reported', 'confirmed', 'corrected')),
-    UNIQUE (round, board),
-    UNIQUE (round, table_id),
-    CHECK (north IS NULL OR north <> south),
-    CHECK ((north IS NULL) = (table_id IS NULL))    -- a bye takes no table, a game one
-);
-CREATE TABLE results (
-    game_id TEXT PRIMARY KEY REFERENCES games (id), -- exactly one result a game
-    south_points REAL NOT NULL CHECK (south_points IN (0, 0.5, 1)),
-    south_seeds INTEGER NOT NULL CHECK (south_seeds >= 0),
-    north_seeds INTEGER NOT NULL CHECK (north_seeds >= 0),
-    record TEXT NOT NULL,
-    source TEXT NOT NULL CHECK (source IN ('board', 'arbiter')),
-    recorded_at REAL NOT NULL,
-    duplicates INTEGER NOT NULL DEFAULT 0,          -- copies received after the first
-    confirmed_by TEXT,
-    confirmed_at REAL
-);
-CREATE TABLE corrections (
-    id INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES games (id),
-    old_south_points REAL,                          -- NULL: the game had no result (its
-    old_south_seeds INTEGER,                        -- board failed) and the arbiter's is
-    old_north_seeds INTEGER,                        -- the first
-    new_south_points REAL NOT NULL,
-    new_south_seeds INTEGER NOT NULL,
-    new_north_seeds INTEGER NOT NULL,
-    arbiter TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at REAL NOT NULL
-);
--- The audit trail is append-only.
-CREATE TRIGGER corrections_are_kept BEFORE DELETE ON corrections
-BEGIN SELECT RAISE(ABORT, 'corrections are never deleted'); END;
-CREATE TRIGGER corrections_are_fixed BEFORE UPDATE ON corrections
-BEGIN SELECT RAISE(ABORT, 'corrections are never changed'); END;
-CREATE TABLE rejected (
-    id INTEGER PRIMARY KEY,
-    at REAL NOT NULL,
-    topic TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    detail TEXT NOT NULL,
-    payload TEXT NOT NULL
-);
-CREATE INDEX rejected_by_reason ON rejected (reason);
-"""
-
-# Version 2: the moves of the games in play (what a game moved to another table carries on
-# from), the log of those moves (append-only) and the tables the arbiter took out of play. A
-# version 1 file is upgraded when opened.
-_SCHEMA_2 = """
-CREATE TABLE moves (
-    game_id TEXT NOT NULL REFERENCES games (id),
-    ply INTEGER NOT NULL CHECK (ply >= 1),
-    move INTEGER NOT NULL CHECK (move >= 1),
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE relocations (
-    id INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES games (id),
-    from_table TEXT NOT NULL,
-    to_table TEXT NOT NULL,
-    ply INTEGER NOT NULL,                           -- the moves it carried on from
-    arbiter TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE TRIGGER relocations_are_kept BEFORE DELETE ON relocations
-BEGIN SELECT RAISE(ABORT, 'relocations are never deleted'); END;
-CREATE TRIGGER relocations_are_fixed BEFORE UPDATE ON relocations
-BEGIN SELECT RAISE(ABORT, 'relocations are never changed'); END;
-CREATE TABLE retired (                              -- tables out of play: paired no more
-    table_id TEXT PRIMARY KEY REFERENCES tables (id),
-    arbiter TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at REAL NOT NULL
-);
-"""
-_UPGRADES = {1: _SCHEMA_2}      # from version k to k + 1
-
-
-def _statements(script: str) -> Iterator[str]:
-    """The SQL statements of `script` one by one (executescript would commit the transaction
-    they belong in)."""
-    statement = ""
-    for line in script.splitlines(keepends=True):
-        statement += line
-        if sqlite3.complete_statement(statement):
-            yield statement
-            statement = ""
-
-
-class StoreError(ValueError):
-    """A refusal: bad input or an action the event's state does not allow. The message says
-    what was wrong and where."""
-
-
-class ResultConflict(StoreError):
-    """A result for a game that has a different one recorded already: nothing was changed (the
-    server logs it for the arbiter)."""
-
-    def __init__(self, game_id: str, recorded: Result, offered: Result, message: str) -> None:
-        super().__init__(message)
-        self.game_id = game_id
-        self.recorded = recorded
-        self.offered = offered
-
-
-class SchemaError(StoreError):
-    """The file is not a tournament database, or was written by a newer version."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """The event's settings, fixed when it is created."""
-
-    name: str
-    variant: str
-    options: dict[str, Any]
-    system: str
-    rounds: int
-    match_format: str
-    bye_points: float
-    tie_breaks: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """A table (a board and its controller), known by its broker username."""
-
-    id: str
-    status: str
-    seen_at: float | None
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One pairing as the store knows it. `table` is None for a bye; `result`, `record` and
-    `source` are None until a result is recorded; `confirmed_by` names the arbiter who confirmed
-    or last corrected it."""
-
-    id: str
-    pairing: Pairing
-    table: str | None
-    status: str
-    result: Result | None
-    record: str | None
-    source: str | None
-    confirmed_by: str | None
-    duplicates: int
-
-
-@dataclass(frozen=True)
-class Correction:
-    """One arbiter's correction of a result, as the audit table keeps it; `old` is None when
-    the game had no result (its board failed) and the arbiter entered the first."""
-
-    game_id: str
-    old: Result | None
-    new: Result
-    arbiter: str
-    reason: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Relocation:
-    """A game the arbiter moved to another table (its board failed), with the `ply` moves it
-    carried on from; as the audit table keeps it."""
-
-    game_id: str
-    from_table: str
-    to_table: str
-    ply: int
-    arbiter: str
-    reason: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Retirement:
-    """A table the arbiter took out of play (its board is broken): who, why and when."""
-
-    table: str
-    arbiter: str
-    reason: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A message the server rejected."""
-
-    at: float
-    topic: str
-    reason: str
-    detail: str
-    payload: str
-
-
-def result_text(result: Result) -> str:
-    """South's and North's points the way crosstables write them: "1-0", "1/2-1/2", "0-1"."""
-    return {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[result.south_points]
-
-
-def _described(result: Result) -> str:
-    return "%s, seeds %d-%d" % (result_text(result), result.south_seeds, result.north_seeds)
-
-
-def _check_text(value: Any, what: str, empty: bool = False) -> str:
-    if not isinstance(value, str):
-        raise StoreError("%s must be text, not %r" % (what, value))
-    if not empty and not value.strip():
-        raise StoreError("%s must not be empty" % what)
-    return value
-
-
-def _check_name(value: Any, what: str) -> str:
-    """A person's or event's name: text without control characters or surrounding spaces."""
-    _check_text(value, what)
-    if value != value.strip():
-        raise StoreError("%s %r has spaces at its ends" % (what, value))
-    if any(ord(char) < 32 or ord(char) == 127 for char in value):
-        raise StoreError("%s %r has a control character" % (what, value))
-    return value
-
-
-def _check_table_id(table_id: Any) -> str:
-    if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
-        raise StoreError("table id %r must be 1 to 32 of a-z, 0-9 and -" % (table_id,))
-    return table_id
-
-
-def _check_choice(value: Any, allowed: tuple[str, ...], what: str) -> str:
-    if value not in allowed:
-        raise StoreError("%s must be one of %s, not %r" % (what, ", ".join(allowed), value))
-    return value
-
-
-def _check_result(value: Any, what: str) -> Result:
-    if not isinstance(value, Result):
-        raise StoreError("%s must be a Result, not %r" % (what, value))
-    return value
+from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, MATCH_FORMATS,
+                   NO_RESULT, SOURCES, SYSTEMS, TABLE_STATUSES, TIE_BREAKS, Correction,
+                   Event, GameRow, Rejected, Relocation, ResultConflict, Retirement, SchemaError,
+                   Snapshot, StoreError, TableRow, check_choice, check_name, check_result,
+                   check_table_id, check_text, described)
+from .schema import APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_VERSION, UPGRADES, statements
 
 
 class Store:
@@ -402,7 +100,7 @@ class Store:
             with self._write() as db:
                 # Checked again under the write lock: another process may have just made it.
                 if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                    for statement in _statements(_SCHEMA + _SCHEMA_2):
+                    for statement in statements(SCHEMA + SCHEMA_2):
                         db.execute(statement)
                     db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
                                (APPLICATION, SCHEMA_VERSION))
@@ -427,7 +125,7 @@ class Store:
         with self._write() as db:
             version = db.execute("SELECT version FROM layli_schema").fetchone()[0]
             while version < SCHEMA_VERSION:     # checked again: another process may have
-                for statement in _statements(_UPGRADES[version]):
+                for statement in statements(UPGRADES[version]):
                     db.execute(statement)
                 version += 1
             db.execute("UPDATE layli_schema SET version = ?", (version,))
@@ -478,7 +176,7 @@ class Store:
         """Set the event up, once. `name` goes into every game id, so it has no "/";
         `variant` and `options` are checked by the rules engine; `tie_breaks` orders names
         from TIE_BREAKS."""
-        _check_name(name, "the event's name")
+        check_name(name, "the event's name")
         if "/" in name or len(name) > EVENT_NAME_MAX:
             raise StoreError("the event's name %r must be at most %d characters without '/' "
                              "(it is part of every game id)" % (name, EVENT_NAME_MAX))
@@ -494,11 +192,11 @@ class Store:
             raise StoreError("the event: %s" % error)
         except (TypeError, ValueError) as error:
             raise StoreError("the event's options are not JSON: %s" % error)
-        _check_choice(system, SYSTEMS, "the event's system")
+        check_choice(system, SYSTEMS, "the event's system")
         if type(rounds) is not int or rounds < 1:
             raise StoreError("the event's rounds must be a whole number >= 1, not %r"
                              % (rounds,))
-        _check_choice(match_format, MATCH_FORMATS, "the event's match format")
+        check_choice(match_format, MATCH_FORMATS, "the event's match format")
         if match_format == "hands" and not rules_variant.hands:
             raise StoreError("the event's match format cannot be hands: %s is not played in "
                              "hands" % variant)
@@ -510,7 +208,7 @@ class Store:
                              % (tie_breaks,))
         tie_breaks = tuple(tie_breaks)
         for tie_break in tie_breaks:
-            _check_choice(tie_break, TIE_BREAKS, "a tie-break")
+            check_choice(tie_break, TIE_BREAKS, "a tie-break")
         if len(set(tie_breaks)) != len(tie_breaks):
             raise StoreError("the tie-break order %r names one twice" % (tie_breaks,))
         with self._write() as db:
@@ -543,11 +241,11 @@ class Store:
     def register(self, name: str, rating: int | None = None, club: str = "") -> Player:
         """Register a player (names are unique, case ignored). Returns the Player with their
         number as it stands: provisional until `fix_numbers()`."""
-        _check_name(name, "a player's name")
+        check_name(name, "a player's name")
         if rating is not None and (type(rating) is not int or rating < 0):
             raise StoreError("%s's rating must be a whole number >= 0 or None, not %r"
                              % (name, rating))
-        _check_text(club, "%s's club" % name, empty=True)
+        check_text(club, "%s's club" % name, empty=True)
         with self._write() as db:
             event = self._event(db)
             fixed = self._numbers_fixed(db)
@@ -653,7 +351,7 @@ class Store:
 
     def add_table(self, table_id: str) -> None:
         """Register a table by its id (its broker username); it starts offline."""
-        _check_table_id(table_id)
+        check_table_id(table_id)
         with self._write() as db:
             if db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone():
                 raise StoreError("table %s is registered already" % table_id)
@@ -662,7 +360,7 @@ class Store:
     def set_table_status(self, table_id: str, status: str,
                          seen_at: float | None = None) -> None:
         """Set a table's status and when it was last heard from (`seen_at`, default now)."""
-        _check_choice(status, TABLE_STATUSES, "table %s's status" % table_id)
+        check_choice(status, TABLE_STATUSES, "table %s's status" % table_id)
         with self._write() as db:
             cursor = db.execute("UPDATE tables SET status = ?, seen_at = ? WHERE id = ?", (
                 status, self._clock() if seen_at is None else seen_at, table_id))
@@ -673,8 +371,8 @@ class Store:
         """The arbiter takes `table_id` out of play (its board is broken): no round is paired
         onto it until `return_table`. Refused while it holds a game without a result (move
         that game first, or enter its result)."""
-        _check_name(arbiter, "the arbiter's name")
-        _check_text(reason, "the reason for retiring table %s" % table_id)
+        check_name(arbiter, "the arbiter's name")
+        check_text(reason, "the reason for retiring table %s" % table_id)
         with self._write() as db:
             self._check_table_known(db, table_id)
             if db.execute("SELECT 1 FROM retired WHERE table_id = ?", (table_id,)).fetchone():
@@ -879,9 +577,9 @@ class Store:
         the game has this very result and record already (a copy sent again). A different
         result or record for a game that has one raises ResultConflict and changes nothing.
         """
-        _check_result(result, "game %s's result" % game_id)
-        _check_choice(source, SOURCES, "game %s's result source" % game_id)
-        _check_text(record, "game %s's record" % game_id, empty=source == "arbiter")
+        check_result(result, "game %s's result" % game_id)
+        check_choice(source, SOURCES, "game %s's result source" % game_id)
+        check_text(record, "game %s's record" % game_id, empty=source == "arbiter")
         with self._write() as db:
             status = self._game_status(db, game_id, "it takes no result")
             if self._insert_result(db, game_id, result, record, source):
@@ -897,7 +595,7 @@ class Store:
             what = "its result" if result != first else "its record"
             raise ResultConflict(game_id, current, result, (
                 "game %s has a result already (%s, %s); this one (%s) differs in %s: not "
-                "recorded" % (game_id, _described(current), status, _described(result),
+                "recorded" % (game_id, described(current), status, described(result),
                               what)))
 
     def _insert_result(self, db: sqlite3.Connection, game_id: str, result: Result,
@@ -927,7 +625,7 @@ class Store:
 
     def confirm(self, game_id: str, arbiter: str) -> None:
         """The arbiter confirms a reported result."""
-        _check_name(arbiter, "the arbiter's name")
+        check_name(arbiter, "the arbiter's name")
         with self._write() as db:
             status = self._game_status(db, game_id, "its result is the event's bye points")
             if status in ("assigned", "playing"):
@@ -947,9 +645,9 @@ class Store:
         """The arbiter changes a game's result, or enters it when the game has none (its board
         failed: the game is then over, with no record); the old and new results, who and why
         are kept in the audit table for good. The record text stays as it was."""
-        _check_result(result, "game %s's corrected result" % game_id)
-        _check_name(arbiter, "the arbiter's name")
-        _check_text(reason, "the reason for correcting game %s" % game_id)
+        check_result(result, "game %s's corrected result" % game_id)
+        check_name(arbiter, "the arbiter's name")
+        check_text(reason, "the reason for correcting game %s" % game_id)
         with self._write() as db:
             status = self._game_status(db, game_id, "its result is the event's bye points")
             old = None
@@ -959,7 +657,7 @@ class Store:
                 old = self._result(db, game_id)
             if old == result:
                 raise StoreError("game %s has that result already (%s): nothing to correct"
-                                 % (game_id, _described(old)))
+                                 % (game_id, described(old)))
             now = self._clock()
             db.execute("UPDATE results SET south_points = ?, south_seeds = ?, north_seeds = ?, "
                        "source = 'arbiter', confirmed_by = ?, confirmed_at = ? "
@@ -969,7 +667,7 @@ class Store:
             db.execute("INSERT INTO corrections (game_id, old_south_points, old_south_seeds, "
                        "old_north_seeds, new_south_points, new_south_seeds, new_north_seeds, "
                        "arbiter, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
-                           game_id, *(_NO_RESULT if old is None else (
+                           game_id, *(NO_RESULT if old is None else (
                                old.south_points, old.south_seeds, old.north_seeds)),
                            result.south_points, result.south_seeds, result.north_seeds,
                            arbiter, reason, now))
@@ -1031,13 +729,13 @@ class Store:
         its first `ply` moves (any kept after them go); kept in the audit table with who and
         why. Returns the table it was at. Only a game without a result moves, and only to a
         table with no game in its round."""
-        _check_name(arbiter, "the arbiter's name")
-        _check_text(reason, "the reason for moving game %s" % game_id)
+        check_name(arbiter, "the arbiter's name")
+        check_text(reason, "the reason for moving game %s" % game_id)
         with self._write() as db:
             status = self._game_status(db, game_id, "it has no table to move from")
             if status in FINAL_STATUSES:
                 raise StoreError("game %s has a result already (%s): nothing is left to play"
-                                 % (game_id, _described(self._result(db, game_id))))
+                                 % (game_id, described(self._result(db, game_id))))
             old, round = db.execute("SELECT table_id, round FROM games WHERE id = ?",
                                     (game_id,)).fetchone()
             self._check_table_known(db, table)
@@ -1080,13 +778,13 @@ class Store:
         """Keep a message the server rejected. `reason` is a short category that
         `rejected_counts` counts by ("malformed", "forged", "conflict", ...), `detail` says
         more; the payload is cut to its first EXCERPT_MAX characters."""
-        _check_text(topic, "a rejected message's topic", empty=True)
-        _check_text(reason, "a rejected message's reason")
-        _check_text(detail, "a rejected message's detail", empty=True)
+        check_text(topic, "a rejected message's topic", empty=True)
+        check_text(reason, "a rejected message's reason")
+        check_text(detail, "a rejected message's detail", empty=True)
         if isinstance(payload_excerpt, (bytes, bytearray)):
             payload_excerpt = bytes(payload_excerpt[:4 * EXCERPT_MAX]).decode(
                 "utf-8", "replace")
-        _check_text(payload_excerpt, "a rejected message's payload", empty=True)
+        check_text(payload_excerpt, "a rejected message's payload", empty=True)
         with self._write() as db:
             db.execute("INSERT INTO rejected (at, topic, reason, detail, payload) "
                        "VALUES (?, ?, ?, ?, ?)", (self._clock(), topic, reason, detail,
@@ -1108,7 +806,7 @@ class Store:
                 "SELECT at, topic, reason, detail, payload FROM rejected ORDER BY id DESC "
                 "LIMIT ?", (limit,))]
 
-    # Queries and exports ------------------------------------------------------------------
+    # Queries ----------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow:
         """One game (a StoreError when there is no such game)."""
@@ -1159,77 +857,18 @@ class Store:
                 counts[name] = db.execute(query).fetchone()[0]
             return counts
 
-    def export_json(self) -> dict[str, Any]:
-        """The whole event as plain data (json.dumps-ready): event, players, tables, rounds,
-        games with their results and records, corrections, games moved to another table and
-        rejected counts."""
+    def snapshot(self) -> Snapshot:
+        """The whole event read in one transaction (exports.py writes it out): the event, every
+        player with the round each withdrew from, the rounds and when each was paired, every
+        game, table, retirement, correction and relocation, and the rejected messages'
+        counts."""
         with self._read() as db:   # one snapshot for every part
-            event = self._event(db)
-            withdrawn = dict(db.execute("SELECT name, withdrawn_from FROM players"))
-            players = self._players(db, False)
-            rounds = db.execute("SELECT round, paired_at FROM rounds ORDER BY round").fetchall()
-            games = self._games(db, "1", ())
-            tables = self._tables(db)
-            retired = self._retired(db)
-            corrections = self._corrections(db, None)
-            relocations = self._relocations(db)
-            rejected = self._rejected_counts(db)
-        return {
-            "schema": SCHEMA_VERSION,
-            "event": {"name": event.name, "variant": event.variant, "options": event.options,
-                      "system": event.system, "rounds": event.rounds,
-                      "match_format": event.match_format, "bye_points": event.bye_points,
-                      "tie_breaks": list(event.tie_breaks)},
-            "players": [{"number": p.number, "name": p.name, "rating": p.rating,
-                         "club": p.club, "withdrawn_from": withdrawn[p.name]}
-                        for p in players],
-            "tables": [{"id": t.id, "status": t.status, "seen_at": t.seen_at,
-                        "retired": retirement_json(retired.get(t.id))} for t in tables],
-            "rounds": [{"round": row[0], "paired_at": row[1]} for row in rounds],
-            "games": [{"id": g.id, "round": g.pairing.round, "board": g.pairing.board,
-                       "table": g.table, "south": g.pairing.south, "north": g.pairing.north,
-                       "status": g.status, "result": result_json(g.result),
-                       "record": g.record, "source": g.source, "confirmed_by": g.confirmed_by,
-                       "duplicates": g.duplicates} for g in games],
-            "corrections": [{"game": c.game_id, "old": result_json(c.old),
-                             "new": result_json(c.new), "arbiter": c.arbiter,
-                             "reason": c.reason, "at": c.at} for c in corrections],
-            "relocations": [{"game": r.game_id, "from": r.from_table, "to": r.to_table,
-                             "ply": r.ply, "arbiter": r.arbiter, "reason": r.reason,
-                             "at": r.at} for r in relocations],
-            "rejected": rejected,
-        }
-
-    def export_csv(self) -> str:
-        """Every game as a CSV row: round, board, table, south, north (players' names; "bye"
-        for a bye), result ("1-0", "1/2-1/2", "0-1", empty while none), seeds ("30-18"),
-        status."""
-        names = {player.number: player.name for player in self.players()}
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(("round", "board", "table", "south", "north", "result", "seeds",
-                         "status"))
-        for game in self.games():
-            pairing, result = game.pairing, game.result
-            writer.writerow((
-                pairing.round, pairing.board, game.table or "", names[pairing.south],
-                "bye" if pairing.is_bye else names[pairing.north],
-                result_text(result) if result else "",
-                "%d-%d" % (result.south_seeds, result.north_seeds) if result else "",
-                game.status))
-        return out.getvalue()
-
-
-def retirement_json(item: Retirement | None) -> dict[str, Any] | None:
-    """A table's retirement as the event's JSON export writes it (None: not retired)."""
-    if item is None:
-        return None
-    return {"arbiter": item.arbiter, "reason": item.reason, "at": item.at}
-
-
-def result_json(result: Result | None) -> dict[str, Any] | None:
-    """A game's result as the event's JSON export writes it (None: no result yet)."""
-    if result is None:
-        return None
-    return {"south_points": result.south_points, "south_seeds": result.south_seeds,
-            "north_seeds": result.north_seeds}
+            return Snapshot(
+                event=self._event(db),
+                withdrawn=dict(db.execute("SELECT name, withdrawn_from FROM players")),
+                players=self._players(db, False),
+                rounds=[(row[0], row[1]) for row in db.execute(
+                    "SELECT round, paired_at FROM rounds ORDER BY round")],
+                games=self._games(db, "1", ()), tables=self._tables(db),
+                retired=self._retired(db), corrections=self._corrections(db, None),
+                relocations=self._relocations(db), rejected=self._rejected_counts(db))

@@ -67,8 +67,9 @@ from controller.rules.record import quote as quoted      # PGN's escaping of a t
 from controller.rules.record import write_game
 from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
-from controller.tournament.store import (Correction, Event, GameRow, StoreError, result_json,
-                                         result_text, retirement_json)  # as export_json writes
+from controller.tournament.exports import export_csv as csv_of, export_json as json_of
+from controller.tournament.exports import result_json, retirement_json   # as the exports write
+from controller.tournament.rows import (Correction, Event, GameRow, StoreError, result_text)
 from controller.web.companion import STATIC as SHARED_STATIC
 
 STATIC = Path(__file__).parent / "static"
@@ -415,12 +416,12 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         return JSONResponse(await run_in_threadpool(server.snapshot))
 
     async def export_json(request: Request) -> Response:
-        data = await run_in_threadpool(store.export_json)
+        data = await run_in_threadpool(json_of, store)
         return JSONResponse(data, headers={
             "Content-Disposition": _download(data["event"]["name"], ".json")})
 
     async def export_csv(request: Request) -> Response:
-        text = await run_in_threadpool(store.export_csv)
+        text = await run_in_threadpool(csv_of, store)
         name = (await run_in_threadpool(store.event)).name
         return Response(text, media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": _download(name, ".csv")})

@@ -1,0 +1,147 @@
+"""The tournament database's schema (host-only): the tables as SQL, the upgrades from each
+older version, and the statements of a script one by one. `Store` (store.py) creates and
+upgrades a file with them."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+SCHEMA_VERSION = 2
+APPLICATION = "layli-tournament"   # what the schema table says this file is
+
+SCHEMA = """
+CREATE TABLE layli_schema (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    application TEXT NOT NULL,
+    version INTEGER NOT NULL
+);
+CREATE TABLE event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),          -- one event a file
+    name TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    options TEXT NOT NULL,                          -- JSON object
+    system TEXT NOT NULL CHECK (system IN ('round-robin', 'swiss')),
+    rounds INTEGER NOT NULL CHECK (rounds >= 1),
+    match_format TEXT NOT NULL CHECK (match_format IN ('game', 'hands')),
+    bye_points REAL NOT NULL CHECK (bye_points IN (0, 0.5, 1)),
+    tie_breaks TEXT NOT NULL,                       -- JSON list
+    numbers_fixed INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,                         -- registration order
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    rating INTEGER,
+    club TEXT NOT NULL,
+    number INTEGER UNIQUE,                          -- pairing number, NULL until fixed
+    withdrawn_from INTEGER,                         -- first round not paired, NULL while in
+    registered_at REAL NOT NULL
+);
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('online', 'offline', 'playing', 'fault')),
+    seen_at REAL
+);
+CREATE TABLE rounds (
+    round INTEGER PRIMARY KEY CHECK (round >= 1),
+    paired_at REAL NOT NULL
+);
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,                            -- "<event>/r<round>/b<board>"
+    round INTEGER NOT NULL REFERENCES rounds (round),
+    board INTEGER NOT NULL CHECK (board >= 1),
+    south INTEGER NOT NULL REFERENCES players (number),
+    north INTEGER REFERENCES players (number),      -- NULL: a bye
+    table_id TEXT REFERENCES tables (id),
+    status TEXT NOT NULL
+        CHECK (status IN ('assigned', 'playing', 'reported', 'confirmed', 'corrected')),
+    UNIQUE (round, board),
+    UNIQUE (round, table_id),
+    CHECK (north IS NULL OR north <> south),
+    CHECK ((north IS NULL) = (table_id IS NULL))    -- a bye takes no table, a game one
+);
+CREATE TABLE results (
+    game_id TEXT PRIMARY KEY REFERENCES games (id), -- exactly one result a game
+    south_points REAL NOT NULL CHECK (south_points IN (0, 0.5, 1)),
+    south_seeds INTEGER NOT NULL CHECK (south_seeds >= 0),
+    north_seeds INTEGER NOT NULL CHECK (north_seeds >= 0),
+    record TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('board', 'arbiter')),
+    recorded_at REAL NOT NULL,
+    duplicates INTEGER NOT NULL DEFAULT 0,          -- copies received after the first
+    confirmed_by TEXT,
+    confirmed_at REAL
+);
+CREATE TABLE corrections (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games (id),
+    old_south_points REAL,                          -- NULL: the game had no result (its
+    old_south_seeds INTEGER,                        -- board failed) and the arbiter's is
+    old_north_seeds INTEGER,                        -- the first
+    new_south_points REAL NOT NULL,
+    new_south_seeds INTEGER NOT NULL,
+    new_north_seeds INTEGER NOT NULL,
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
+-- The audit trail is append-only.
+CREATE TRIGGER corrections_are_kept BEFORE DELETE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are never deleted'); END;
+CREATE TRIGGER corrections_are_fixed BEFORE UPDATE ON corrections
+BEGIN SELECT RAISE(ABORT, 'corrections are never changed'); END;
+CREATE TABLE rejected (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    topic TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX rejected_by_reason ON rejected (reason);
+"""
+
+# Version 2: the moves of the games in play (what a game moved to another table carries on
+# from), the log of those moves (append-only) and the tables the arbiter took out of play. A
+# version 1 file is upgraded when opened.
+SCHEMA_2 = """
+CREATE TABLE moves (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL CHECK (ply >= 1),
+    move INTEGER NOT NULL CHECK (move >= 1),
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE relocations (
+    id INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games (id),
+    from_table TEXT NOT NULL,
+    to_table TEXT NOT NULL,
+    ply INTEGER NOT NULL,                           -- the moves it carried on from
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TRIGGER relocations_are_kept BEFORE DELETE ON relocations
+BEGIN SELECT RAISE(ABORT, 'relocations are never deleted'); END;
+CREATE TRIGGER relocations_are_fixed BEFORE UPDATE ON relocations
+BEGIN SELECT RAISE(ABORT, 'relocations are never changed'); END;
+CREATE TABLE retired (                              -- tables out of play: paired no more
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    arbiter TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+UPGRADES = {1: SCHEMA_2}      # from version k to k + 1
+
+
+def statements(script: str) -> Iterator[str]:
+    """The SQL statements of `script` one by one (executescript would commit the transaction
+    they belong in)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            yield statement
+            statement = ""
