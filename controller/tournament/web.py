@@ -371,149 +371,161 @@ def _download(name: str, suffix: str) -> str:
 
 # --- the app ----------------------------------------------------------------------------------
 
-def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None) -> Starlette:
-    """The live pages of `server`'s event and, with `arbiters` ({name: password}), the
-    arbiter's pages."""
-    arbiters = check_arbiters(arbiters)
-    store = server.store
-    acting = threading.Lock()       # one arbiter's action at a time: check, then act
+def _error(status: int, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status, headers=headers or None)
 
-    def error(status: int, message: str, **headers: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status, headers=headers or None)
 
-    def who(request: Request) -> str | Response:
-        """The arbiter making `request`, or the response that refuses it."""
-        json_wanted = request.url.path != "/arbiter"
-        if not arbiters:
-            return error(404, OFF) if json_wanted else PlainTextResponse(OFF, 404)
-        name = basic_user(request.headers.get("authorization"), arbiters)
-        if name is not None:
-            return name
-        message = "the arbiter's pages need an arbiter's name and password"
-        challenge = {"WWW-Authenticate": 'Basic realm="%s", charset="UTF-8"' % REALM}
-        if json_wanted:
-            return error(401, message, **challenge)
-        return PlainTextResponse(message, 401, headers=challenge)
+class LivePages:
+    """What anyone at the event may see: the live page, a table's page, the live feed and
+    state, and the exports (JSON, CSV, the game records)."""
 
-    # the pages and the feed
+    def __init__(self, server: TournamentServer) -> None:
+        self.server = server
+        self.store = server.store
 
-    async def live_page(request: Request) -> Response:
+    async def live_page(self, request: Request) -> Response:
         return FileResponse(STATIC / "live.html")
 
-    async def table_page(request: Request) -> Response:
+    async def table_page(self, request: Request) -> Response:
         table = request.path_params["table"]
-        known = [row.id for row in await run_in_threadpool(store.tables)]
+        known = [row.id for row in await run_in_threadpool(self.store.tables)]
         if table not in known:
             return PlainTextResponse("no table %r at this event (its tables: %s)" % (
                 table, ", ".join(known) or "none"), 404)
         return FileResponse(STATIC / "table.html")
 
-    async def feed(websocket: WebSocket) -> None:
+    async def feed(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        await server.live.follow(websocket)
+        await self.server.live.follow(websocket)
 
-    async def live_json(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(server.snapshot))
+    async def live_json(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(self.server.snapshot))
 
-    async def export_json(request: Request) -> Response:
-        data = await run_in_threadpool(json_of, store)
+    async def export_json(self, request: Request) -> Response:
+        data = await run_in_threadpool(json_of, self.store)
         return JSONResponse(data, headers={
             "Content-Disposition": _download(data["event"]["name"], ".json")})
 
-    async def export_csv(request: Request) -> Response:
-        text = await run_in_threadpool(csv_of, store)
-        name = (await run_in_threadpool(store.event)).name
+    async def export_csv(self, request: Request) -> Response:
+        text = await run_in_threadpool(csv_of, self.store)
+        name = (await run_in_threadpool(self.store.event)).name
         return Response(text, media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": _download(name, ".csv")})
 
-    async def records_pgn(request: Request) -> Response:
-        text = await run_in_threadpool(records_text, server)
-        name = (await run_in_threadpool(store.event)).name
+    async def records_pgn(self, request: Request) -> Response:
+        text = await run_in_threadpool(records_text, self.server)
+        name = (await run_in_threadpool(self.store.event)).name
         return PlainTextResponse(text, headers={
             "Content-Disposition": _download(name, ".pgn")})
 
-    # the arbiter's
 
-    async def arbiter_page(request: Request) -> Response:
-        arbiter = who(request)
+class ArbiterPages:
+    """The arbiter's page, its state and its actions, each behind an arbiter's name and
+    password (HTTP Basic; `arbiters` is {name: password}, none: the pages are off). An action
+    checks its body, then acts in the thread pool, one at a time, and answers with the state
+    of the round it concerns."""
+
+    def __init__(self, server: TournamentServer, arbiters: dict[str, str] | None) -> None:
+        self.server = server
+        self.store = server.store
+        self.arbiters = check_arbiters(arbiters)
+        self._acting = threading.Lock()         # one arbiter's action at a time: check, act
+
+    def who(self, request: Request) -> str | Response:
+        """The arbiter making `request`, or the response that refuses it."""
+        json_wanted = request.url.path != "/arbiter"
+        if not self.arbiters:
+            return _error(404, OFF) if json_wanted else PlainTextResponse(OFF, 404)
+        name = basic_user(request.headers.get("authorization"), self.arbiters)
+        if name is not None:
+            return name
+        message = "the arbiter's pages need an arbiter's name and password"
+        challenge = {"WWW-Authenticate": 'Basic realm="%s", charset="UTF-8"' % REALM}
+        if json_wanted:
+            return _error(401, message, **challenge)
+        return PlainTextResponse(message, 401, headers=challenge)
+
+    async def page(self, request: Request) -> Response:
+        arbiter = self.who(request)
         if isinstance(arbiter, Response):
             return arbiter
         return FileResponse(STATIC / "arbiter.html", headers={"Cache-Control": "no-store"})
 
-    async def arbiter_json(request: Request) -> Response:
-        arbiter = who(request)
+    async def state(self, request: Request) -> Response:
+        arbiter = self.who(request)
         if isinstance(arbiter, Response):
             return arbiter
         unknown = [key for key in request.query_params if key != "round"]
         if unknown:
-            return error(400, "unknown query parameter %s (the state takes only round)"
-                         % _shown(unknown[0]))
+            return _error(400, "unknown query parameter %s (the state takes only round)"
+                          % _shown(unknown[0]))
         text = request.query_params.get("round")
         if text is not None and not (text.isascii() and text.isdigit()):
-            return error(400, "round must be a round's number (1, 2, ...), not %s"
-                         % _shown(text))
+            return _error(400, "round must be a round's number (1, 2, ...), not %s"
+                          % _shown(text))
         try:
             state = await run_in_threadpool(
-                arbiter_state, server, arbiter, None if text is None else int(text))
+                arbiter_state, self.server, arbiter, None if text is None else int(text))
         except RequestError as refused:
-            return error(400, str(refused))
+            return _error(400, str(refused))
         return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
-    def action(keys: dict[str, Check], act: Callable[[dict[str, Any], str], int | None]):
+    def action(self, keys: dict[str, Check], act: Callable[[dict[str, Any], str], int | None]):
         """A POST endpoint: who, the body, then `act(fields, arbiter)` (in the thread pool,
         one at a time), answered with the state of the round it returns (None: the latest)."""
         async def endpoint(request: Request) -> Response:
-            arbiter = who(request)
+            arbiter = self.who(request)
             if isinstance(arbiter, Response):
                 return arbiter
             try:
                 fields = read_body(await _body(request), request.headers.get("content-type"),
                                    keys)
             except RequestError as refused:
-                return error(400, str(refused))
+                return _error(400, str(refused))
 
             def run() -> dict[str, Any]:
-                with acting:
+                with self._acting:
                     round = act(fields, arbiter)
-                    return arbiter_state(server, arbiter, round)
+                    return arbiter_state(self.server, arbiter, round)
             try:
                 return JSONResponse(await run_in_threadpool(run))
             except ValueError as refused:   # RequestError, StoreError, a pairing's refusal
-                return error(400, str(refused))
+                return _error(400, str(refused))
         return endpoint
 
-    def game_round(game: str) -> int:
+    def _round_of(self, game: str) -> int:
         """The round of `game`, or RequestError when the event has no such game."""
         try:
-            return store.game(game).pairing.round
+            return self.store.game(game).pairing.round
         except StoreError:
             raise RequestError("'game': this event has no game %s" % _shown(game)) from None
 
-    def confirm(fields: dict[str, Any], arbiter: str) -> int:
-        round = game_round(fields["game"])
-        server.confirm(fields["game"], arbiter)
+    def confirm(self, fields: dict[str, Any], arbiter: str) -> int:
+        round = self._round_of(fields["game"])
+        self.server.confirm(fields["game"], arbiter)
         return round
 
-    def correct(fields: dict[str, Any], arbiter: str) -> int:
-        round = game_round(fields["game"])
+    def correct(self, fields: dict[str, Any], arbiter: str) -> int:
+        round = self._round_of(fields["game"])
         result = Result(fields["south_points"], fields["south_seeds"], fields["north_seeds"])
-        server.correct(fields["game"], result, arbiter, fields["reason"])
+        self.server.correct(fields["game"], result, arbiter, fields["reason"])
         return round
 
-    def move(fields: dict[str, Any], arbiter: str) -> int:
-        round = game_round(fields["game"])
-        server.move_game(fields["game"], fields["table"], arbiter, fields["reason"])
+    def move(self, fields: dict[str, Any], arbiter: str) -> int:
+        round = self._round_of(fields["game"])
+        self.server.move_game(fields["game"], fields["table"], arbiter, fields["reason"])
         return round
 
-    def retire(fields: dict[str, Any], arbiter: str) -> None:
-        server.retire_table(fields["table"], arbiter, fields["reason"])
+    def retire(self, fields: dict[str, Any], arbiter: str) -> None:
+        self.server.retire_table(fields["table"], arbiter, fields["reason"])
         return None
 
-    def return_(fields: dict[str, Any], arbiter: str) -> None:
-        server.return_table(fields["table"], arbiter)
+    def return_table(self, fields: dict[str, Any], arbiter: str) -> None:
+        self.server.return_table(fields["table"], arbiter)
         return None
 
-    def pair(fields: dict[str, Any], arbiter: str) -> None:
+    def pair(self, fields: dict[str, Any], arbiter: str) -> None:
+        store, server = self.store, self.server
         latest, rounds = store.last_round(), store.event().rounds
         wanted = fields["round"]
         if latest >= rounds:
@@ -530,22 +542,29 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         server.pair_next_round()
         return None
 
+
+def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None) -> Starlette:
+    """The live pages of `server`'s event and, with `arbiters` ({name: password}), the
+    arbiter's pages."""
+    live = LivePages(server)
+    arbiter = ArbiterPages(server, arbiters)
     app = Starlette(routes=[
-        Route("/", live_page),
-        Route("/table/{table}", table_page),
-        WebSocketRoute("/ws", feed),
-        Route("/api/live", live_json),
-        Route("/export.json", export_json),
-        Route("/export.csv", export_csv),
-        Route("/records.pgn", records_pgn),
-        Route("/arbiter", arbiter_page),
-        Route("/arbiter/state", arbiter_json),
-        Route("/arbiter/confirm", action(CONFIRM, confirm), methods=["POST"]),
-        Route("/arbiter/correct", action(CORRECT, correct), methods=["POST"]),
-        Route("/arbiter/pair", action(PAIR, pair), methods=["POST"]),
-        Route("/arbiter/move", action(MOVE, move), methods=["POST"]),
-        Route("/arbiter/retire", action(RETIRE, retire), methods=["POST"]),
-        Route("/arbiter/return", action(RETURN, return_), methods=["POST"]),
+        Route("/", live.live_page),
+        Route("/table/{table}", live.table_page),
+        WebSocketRoute("/ws", live.feed),
+        Route("/api/live", live.live_json),
+        Route("/export.json", live.export_json),
+        Route("/export.csv", live.export_csv),
+        Route("/records.pgn", live.records_pgn),
+        Route("/arbiter", arbiter.page),
+        Route("/arbiter/state", arbiter.state),
+        Route("/arbiter/confirm", arbiter.action(CONFIRM, arbiter.confirm), methods=["POST"]),
+        Route("/arbiter/correct", arbiter.action(CORRECT, arbiter.correct), methods=["POST"]),
+        Route("/arbiter/pair", arbiter.action(PAIR, arbiter.pair), methods=["POST"]),
+        Route("/arbiter/move", arbiter.action(MOVE, arbiter.move), methods=["POST"]),
+        Route("/arbiter/retire", arbiter.action(RETIRE, arbiter.retire), methods=["POST"]),
+        Route("/arbiter/return", arbiter.action(RETURN, arbiter.return_table),
+              methods=["POST"]),
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
         Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
