@@ -28,7 +28,7 @@ import sys
 from collections import defaultdict
 
 from controller.ai_openspiel import OpenSpielMcts
-from controller.bench_ai import play_game, strongest, wilson_interval
+from controller.commands.bench_ai import play_game, strongest, wilson_interval
 from controller.commands.common import ranged
 from controller.players import Player
 from controller.rules import Game, NORTH, RulesError

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from controller import micropython
-from controller.bench import REFERENCE
+from controller.commands.bench_rules import REFERENCE
 from controller.cli import main
 
 QUICK = ["bench", "rules", "--json", "--seconds", "0.02", "--runs", "1"]

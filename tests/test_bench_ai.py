@@ -11,7 +11,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from controller.ai_openspiel import OpenSpielMcts, load, register_games, short_name
-from controller.bench_ai import (OPPONENTS, RandomPlayer, Series, bench, play_series,
+from controller.commands.bench_ai import (OPPONENTS, RandomPlayer, Series, bench, play_series,
                                  wilson_interval)
 from controller.cli import main
 from controller.players import GreedyPlayer

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from controller import bench_tournament
-from controller.bench_tournament import (MoveKey, TablesProcess, bench, percentile, spread,
+from controller.commands import bench_tournament
+from controller.commands.bench_tournament import (MoveKey, TablesProcess, bench, percentile, spread,
                                          tally)
 from controller.cli import main
 from controller.tournament.broker import BrokerError, find_mosquitto, free_port

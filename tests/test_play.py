@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from controller import cli
-from controller.play import (DETAIL_LIMIT, draw_board, even_arrangement, script_groups,
+from controller.commands.play import (DETAIL_LIMIT, draw_board, even_arrangement, script_groups,
                              step_words)
 from controller.players import GreedyPlayer, move_gain
 from controller.rules import Game, Match

@@ -34,7 +34,7 @@ from controller.rules import VARIANTS
 from controller.commands.common import ranged
 
 REFERENCE = "plain_layli_reference"
-REFERENCE_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "plain_layli.py"
+REFERENCE_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "plain_layli.py"
 HEAP_GAMES = 5              # games whose largest heap is reported
 HEAP_TARGET = 8 * 1024
 
@@ -188,7 +188,7 @@ def _medians(runs: list[list[float]]) -> dict[str, float]:
 
 
 def _load_kernel() -> dict:
-    namespace: dict = {"__name__": "controller.bench.kernel"}
+    namespace: dict = {"__name__": "controller.commands.bench_rules.kernel"}
     exec(compile(KERNEL, "<bench kernel>", "exec"), namespace)
     return namespace
 

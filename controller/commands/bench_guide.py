@@ -107,7 +107,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     calibration, frames = record(args.variant, args.seed)
-    namespace: dict = {"__name__": "controller.bench_guide.kernel"}
+    namespace: dict = {"__name__": "controller.commands.bench_guide.kernel"}
     exec(compile(KERNEL, "<guide bench kernel>", "exec"), namespace)
     cpython = [namespace["replay"](args.variant, calibration, frames) for _ in range(args.runs)]
     data = json.dumps([args.variant, calibration, [[t, raw] for t, raw in frames]])

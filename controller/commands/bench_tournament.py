@@ -379,11 +379,11 @@ class TablesProcess:
 
     def __init__(self, spec: dict[str, Any]) -> None:
         # the checkout this module comes from, whether installed or not
-        home = str(Path(__file__).resolve().parent.parent)
+        home = str(Path(__file__).resolve().parents[2])
         environment = dict(os.environ)
         environment["PYTHONPATH"] = os.pathsep.join(
             [home] + [part for part in [environment.get("PYTHONPATH")] if part])
-        main = "from controller.bench_tournament import tables_main; tables_main()"
+        main = "from controller.commands.bench_tournament import tables_main; tables_main()"
         self.process = subprocess.Popen(
             [sys.executable, "-c", main],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
