@@ -849,8 +849,14 @@ def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(bridge_ima
             # past the warm-up every cell of every reading is its model's value
             assert all(readings == values for _, readings in frames[10:]), [
                 (i, f) for i, f in enumerate(frames) if f[1] != values]
-            span = (frames[-1][0] - frames[10][0]) / (len(frames) - 11)
-            assert 10 <= span <= 11.5, span     # one a conversion of the slowest chip
+            # one a conversion of the slowest chip: the Pico stamps a frame when it takes it
+            # from the ring, so a late turn's two come a ms apart and the next ones on time
+            # (the mean over 50 frames from a late first one was 9.96 ms once in six): the
+            # median spacing
+            spacings = sorted(later[0] - earlier[0]
+                              for earlier, later in zip(frames[10:], frames[11:]))
+            span = spacings[len(spacings) // 2]
+            assert 10 <= span <= 11.5, spacings
             layout = profile.led_layout()
             frame = Frame(profile.places)
             frame.set(3, SOUTH_COLOUR, STEADY)
