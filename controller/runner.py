@@ -7,10 +7,12 @@
 `io` is the board as the runner sees it — a `BoardIO`: the real one (`controller.drivers.pico`
 for a Pi with a Pico, `controller.drivers.direct` for a Pi alone) or the simulator's
 (`simulator.board_io`). Each `step()` takes the sensor frames and button presses that came in
-since the last, feeds the frames through sensing (`CountingSensor` for load cells,
-`ActivitySensor` for digital pit sensors) into the session (engine, guide, journal), acts on the
-buttons (new game, undo, hint, confirm), logs what happened in words an operator can read,
-sounds the buzzer, and shows the guide's frame through the profile's LED layout.
+since the last and gives them to the board loop every board drives
+(`controller.session.loop.BoardLoop`: the sensing, `CountingSensor` for load cells or
+`ActivitySensor` for digital pit sensors, into the session, with its engine, guide and journal;
+the buttons new game, undo, hint and confirm; the sounds), then logs what happened in words an
+operator can read, keeps the records and the load cells' zeros on disk, and shows the guide's
+frame through the profile's LED layout.
 
 `publish`, when given, receives the board's state for a screen beside it (the table companion,
 `controller.web.companion`) after every step in which it changed: `companion_state(runner)`.
@@ -34,25 +36,24 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from controller.guide.frame import waiting
-from controller.guide import AWAIT, SOWING
 from controller.guide.pixels import LedLayout, render
-from controller.ai import Searcher, hint
 from controller.protocol.messages import BUTTONS
 from controller.rules import Game, SIDES, place_words
 from controller.rules.record import write_game
 from controller.sensing import ActivitySensor, Calibration, CountingSensor
 from controller.session import FileStorage, Session
+from controller.session.loop import (FAULT, GAME_OVER, HINT, MISTAKE, MOVE_DONE,
+                                     NEW_GAME, OFFER, UNDO, BoardLoop)
 from controller.session.session import SessionError
 
 log = logging.getLogger("layli")
 
 SAID = 12       # the recent events in words that the runner keeps for the companion page
 
-HINT_LEVEL = "medium"       # the computer opponent's level a hint comes from (tens of ms)
 
-# what the buzzer says about an event (controller.drivers.gpio.BEEPS has the same names)
-BEEP_ON = {"mistake": "mistake", "fault": "mistake", "move_done": "move_done",
-           "skip_offered": "move_done", "game_over": "game_over"}
+# the buzzer's pattern (a name of controller.drivers.gpio.BEEPS) for each of the loop's sounds
+BEEPS_FOR = {MOVE_DONE: "move_done", OFFER: "move_done", FAULT: "mistake", MISTAKE: "mistake",
+             GAME_OVER: "game_over"}
 
 
 class BoardIO(Protocol):
@@ -77,9 +78,10 @@ def monotonic_ms() -> int:
 
 
 class Runner:
-    """One board's loop (see the module text). `session_factory()` makes a new game's session
-    when "new game" is pressed; `records` is the folder finished games are kept in; `players`
-    names South and North in the words it logs; `publish(state)` is told the state whenever it
+    """One board's loop on a host (see the module text): the board's I/O around the one
+    `BoardLoop` every board drives. `session_factory()` makes a new game's session when "new
+    game" is pressed; `records` is the folder finished games are kept in; `players` names
+    South and North in the words it logs; `publish(state)` is told the state whenever it
     changes (see the module text): it must return at once."""
 
     def __init__(self, io: BoardIO, session: Session, layout: LedLayout, sensing: str,
@@ -89,27 +91,29 @@ class Runner:
                  max_count: int | None = None, calibration_path: Path | None = None,
                  players: tuple[str, str] = SIDES,
                  publish: Callable[[dict], None] | None = None) -> None:
+        sensor: CountingSensor | ActivitySensor
         if sensing == "counting":
             if calibration is None:
                 raise ValueError("counting sensing needs a calibration")
             if len(calibration.tare) != layout_places(layout):
                 raise ValueError("the calibration has %d channels, the board %d places" % (
                     len(calibration.tare), layout_places(layout)))
-            self.sensor = CountingSensor(calibration, max_count=max_count)
+            sensor = CountingSensor(calibration, max_count=max_count)
         elif sensing == "activity":
-            self.sensor = ActivitySensor(layout_places(layout) - 2)
-            self._faults = list(self.sensor.faults)
+            sensor = ActivitySensor(layout_places(layout) - 2)
         else:
             raise ValueError("sensing must be counting or activity, not %r" % (sensing,))
         self.io = io
-        self.session = session
+        self.session_factory = session_factory
+        self.loop = BoardLoop(session, sensor, sound=self._sound,
+                              new_session=self._fresh,
+                              finished=self.keep_record, hint_reasons=True)
+        self.sensor = sensor
         self.layout = layout
         self.sensing = sensing
-        self.session_factory = session_factory
         self.records = records
         self.now_ms = now_ms
         self.calibration_path = calibration_path
-        self.hint_reason: str | None = None     # why the hint on show is a good move
         self.events: list[tuple] = []       # everything that happened, for tests and logs
         self.players = tuple(players)
         self.said: deque[str] = deque(maxlen=SAID)      # the recent events in words
@@ -119,23 +123,24 @@ class Runner:
         self.waiting: str | None = None     # why there is no game to guide, in words
         _log_start(session)
 
+    @property
+    def session(self) -> Session:
+        """The game at the board (the loop's: a new game comes with a new session)."""
+        return self.loop.session
+
+    @property
+    def hint_reason(self) -> str | None:
+        """Why the hint on show is a good move."""
+        return self.loop.hint_reason
+
     def step(self) -> None:
         frames, presses = self.io.read()
         if self.waiting is not None:
             self._wait(frames, presses)
             return
-        session = self.session
+        loop = self.loop
         for t_ms, values in frames:
-            if self.sensing == "counting":
-                if self.sensor.feed(t_ms, values):
-                    counts = [0 if count is None else count for count in self.sensor.counts]
-                    session.update(counts, self.sensor.settled, self.sensor.faults)
-            else:
-                for pit in self.sensor.feed(t_ms, values):
-                    session.touch(pit)
-                if self.sensor.faults != self._faults:
-                    self._faults = list(self.sensor.faults)
-                    session.set_faults(self._faults)
+            loop.feed(t_ms, values)
             self._events()
         for button in presses:
             self.press(button)
@@ -185,57 +190,49 @@ class Runner:
     def press(self, button: str) -> None:
         """A button of the board (one of BUTTONS)."""
         log.info("button: %s", _button_words(button))
-        session = self.session
-        if button == "new_game":
+        number = BUTTONS.index(button)
+        if number == NEW_GAME:
             self.new_game()
-        elif button == "undo":
-            if not session.takeback():
-                log.info("nothing to take back")
-        elif button == "hint":
-            game = session.game
-            if not game.over and session.guide.phase == AWAIT:
-                move, self.hint_reason = hint(game, Searcher(HINT_LEVEL, len(game.moves) + 1))
-                session.guide.show_hint(move)
-                log.info("hint: %s pit %d, %s", self.players[game.to_move], move,
-                         self.hint_reason)
-        elif session.guide.phase == SOWING and session.guide.skip_offered:
-            # a long relay: confirm takes the offer, and the board is set to the move's result
-            if not session.skip_ahead():
-                session.confirm(self.sensor if self.sensing == "counting" else None)
-        else:
-            session.confirm(self.sensor if self.sensing == "counting" else None)
+            return
+        done = self.loop.press(number)
+        if number == UNDO and not done:
+            log.info("nothing to take back")
+        elif number == HINT and done:
+            game = self.session.game
+            log.info("hint: %s pit %d, %s", self.players[game.to_move],
+                     self.session.guide.hint, self.hint_reason)
         self._events()
 
     def new_game(self, moves: Sequence[int] = ()) -> None:
         """Keep the game as a record and start the next one in a fresh journal; with `moves`,
         a game begun on another board, which carries on from them (`Session.carry_on`: a
         RulesError for a move that is not legal there, and the new game starts afresh)."""
-        if self.session_factory is None:
+        if self.session_factory is None:      # (a tournament's table is given one with a game)
             log.info("new game: not available here")
             return
-        self.keep_record()
-        self.session.storage.clear()
-        self.session = self.session_factory()
-        self.waiting = None
-        _log_start(self.session)
         try:
-            if moves:
-                self.session.carry_on(moves)
+            self.loop.new_game(moves)
         finally:
-            # the seeds of the last game are still out (in the stores) until the players set
-            # up: the guide judges the board as it stands
-            self._judge_board()
+            self.waiting = None
+            _log_start(self.session)
+            self._events()
+
+    def _fresh(self) -> Session:
+        """The next game's session, in a journal started afresh (the factory would resume
+        the game in it otherwise)."""
+        self.session.storage.clear()
+        assert self.session_factory is not None        # (new_game looked)
+        return self.session_factory()
 
     def _judge_board(self) -> None:
         """Judge the board as it stands now: the sensors report changes only."""
-        if self.sensing == "counting" and None not in self.sensor.counts:
-            self.session.update(list(self.sensor.counts), self.sensor.settled,
-                                self.sensor.faults)
-            self._events()
+        self.loop.judge_board()
+        self._events()
 
-    def keep_record(self) -> Path | None:
-        """Write the game so far to the records folder; its path, or None."""
-        game = self.session.game
+    def keep_record(self, game: Game | None = None) -> Path | None:
+        """Write `game` (the one at the board) to the records folder; its path, or None."""
+        if game is None:
+            game = self.session.game
         if self.records is None or not game.moves:
             return None
         self.records.mkdir(parents=True, exist_ok=True)
@@ -244,10 +241,11 @@ class Runner:
         log.info("record kept: %s", path)
         return path
 
+    def _sound(self, sound: str) -> None:
+        self.io.beep(BEEPS_FOR[sound])
+
     def _events(self) -> None:
-        events = self.session.events
-        self.session.events = []
-        for event in events:
+        for event in self.loop.react():
             self.events.append(event)
             text = describe(event, self.session.game, self.players)
             if text:
@@ -255,19 +253,16 @@ class Runner:
                 self.said_count += 1
                 log.log(logging.WARNING if event[0] in ("mistake", "fault") else logging.INFO,
                         text)
-            beep = BEEP_ON.get(event[0])
-            if beep:
-                self.io.beep(beep)
-        if any(event[0] == "move_done" for event in events):
+        if self.loop.calibration_due:
+            self.loop.calibration_due = False
             self.save_calibration()
-        if any(event[0] == "game_over" for event in events):
-            self.keep_record()
 
     def save_calibration(self) -> None:
         """Keep each load cell's zero as it is now (drift tracked in), so that a controller
         that restarts does not start from a zero hours old."""
         if self.calibration_path is None or self.sensing != "counting":
             return
+        assert isinstance(self.sensor, CountingSensor)
         temporary = self.calibration_path.with_name(self.calibration_path.name + ".new")
         temporary.write_text(self.sensor.calibration_now().to_json(), encoding="utf-8")
         os.replace(temporary, self.calibration_path)       # never half a file

@@ -48,6 +48,7 @@ from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.sensing.counting import STEADY_MS
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
+from controller.session.loop import BoardLoop, FAULT, GAME_OVER, MISTAKE, MOVE_DONE, OFFER
 
 from leds import led_places
 
@@ -77,15 +78,13 @@ PACED_CHANNELS = 14             # a counted place is judged again every STEADY_M
                                 # judgement a frame at most, of a new band (the counted
                                 # places' wait for a turn without a reading: in a reading's
                                 # turn with a step of the game, 3 to 5 ms of sensing)
-NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
-# (hz, ms) notes; 0 hz is a rest
-MOVE_DONE = ((1319, 50),)
-MISTAKE = ((196, 250),)
-OFFER = ((988, 50), (0, 50), (988, 50))
-GAME_OVER = ((523, 150), (659, 150), (784, 150), (1047, 400))
-FAULT = ((147, 500),)
+# the board loop's sounds as (hz, ms) notes; 0 hz is a rest
+TUNES = {MOVE_DONE: ((1319, 50),), MISTAKE: ((196, 250),), OFFER: ((988, 50), (0, 50), (988, 50)),
+         GAME_OVER: ((523, 150), (659, 150), (784, 150), (1047, 400)), FAULT: ((147, 500),)}
+HINT_LEVEL = "pico"             # the computer opponent's level a hint comes from (bounded
+                                # nodes and memory)
 
 
 def counting_sensor(calibration):
@@ -105,28 +104,9 @@ def counting_sensor(calibration):
                           judge_apart=True)
 
 
-def _counts_store(session, channels):
-    """Zero counts for `channels` places: a bytearray when the seeds in play (a match's held
-    aside too) fit a byte, as every variant's standard set-up does, else a list."""
-    if session.match is not None:
-        seeds = session.match.seeds_accounted()
-    else:
-        game = session.game
-        seeds = sum(game.pits) + game.captured[0] + game.captured[1]
-    return bytearray(channels) if seeds <= 255 else [0] * channels
-
-
 class StandaloneError(ValueError):
     """Standalone mode cannot start: a missing calibration, a board that does not fit the
     game. The message says what to do."""
-
-
-def hint_move(game):
-    """The move the computer opponent's Pico level would play (bounded nodes and memory).
-    The computer opponent is loaded at the first hint: 10 KB of bytecode a board that never
-    asks for one does not keep in its heap."""
-    from controller.ai import Searcher
-    return Searcher("pico", seed=len(game.moves) + 1).choose(game)
 
 
 class Journal(FileStorage):
@@ -199,19 +179,21 @@ class Standalone:
         if hasattr(device.sensors, "keep_us"):
             device.sensors.keep_us = FRESH_US
         self.storage = Journal(self.journal_path)
-        self.calibration_due = False    # the calibration to save (a move completed)
         self._waiting_since = None      # since when a file waits to be written (ms)
         self.frames = 0
         self.sensing_errors = 0
-        self.skip_offered = False
         self.problem = None
-        self.recent = []                # the last events, newest last (for a person at a REPL)
-        self.session = self._resume()
-        if self.session is None:
-            self.new_game()
+        session = self._resume()
+        if session is None:
+            session = self._new_session()
         else:
-            self._resolved()
-        places = self.session.guide.size
+            self._resolved(session)
+        # the game, the buttons and the sounds: the board loop every board drives (its
+        # `recent` events, newest last, are for a person at a REPL); what is the Pico's own
+        # here is when each of its calls is made
+        self.loop = BoardLoop(session, sound=self._play, new_session=self._new_session,
+                              hint_level=HINT_LEVEL, compact=True)
+        places = session.guide.size
         if places != channels:
             raise StandaloneError("%s has %d places (pits and stores); the board has %d load "
                                   "cells" % (game["variant"], places, channels))
@@ -223,20 +205,18 @@ class Standalone:
         except ValueError as error:
             raise StandaloneError("game.layout: %s" % error)
         self._led_place = led_places(self.layout.leds, device.strip.count)
-        self.sensor = None
         self.calibrating = None
         calibration = load_calibration(self.calibration_path, channels)
         if calibration is None:             # a new board: calibrate it here
             from calibrate import Calibrating
-            self.calibrating = Calibrating(channels, self.session.game.setup)
+            self.calibrating = Calibrating(channels, session.game.setup)
         else:
-            self.sensor = counting_sensor(calibration)
+            # its counts for the session are kept by the loop (the guide copies what it
+            # keeps: a list of 26 was a few of a nearly full heap's slowest allocations a
+            # changed reading), as bytes where no place can hold more than 255 seeds
+            # (compact): the guide compares them with its boards in one go
+            self.loop.use_sensor(counting_sensor(calibration))
         self._values = array("i", [0] * channels)     # each reading, taken without a list
-        # and its counts for the session, kept (the guide copies what it keeps: a list of 26
-        # was a few of a nearly full heap's slowest allocations a changed reading), as bytes
-        # where no place can hold more than 255 seeds: the guide compares them with its
-        # boards in one go
-        self._counts = _counts_store(self.session, channels)
         self._colours = bytearray(3 * channels)     # each LED frame's colours, a place's 3
         self._render_at = 0
         self._render_waits = 0          # turns the LEDs have waited for, being due
@@ -245,22 +225,35 @@ class Standalone:
 
     # --- games ----------------------------------------------------------------------------
 
+    @property
+    def session(self):
+        """The game at the board (the loop's)."""
+        return self.loop.session
+
+    @property
+    def sensor(self):
+        """The load cells' sensing (None while the board is being calibrated)."""
+        return self.loop.sensor
+
     def new_game(self):
         """A new game (or match) as config.json's "game" says; the journal starts afresh."""
+        self.loop.new_game()
+
+    def _new_session(self):
         game = self.settings
         try:
-            self.session = Session(self.storage, game["variant"], game["options"],
-                                   sync=SYNC_MOVE, match=game["match"], one_frame=True)
+            session = Session(self.storage, game["variant"], game["options"],
+                              sync=SYNC_MOVE, match=game["match"], one_frame=True)
         except RulesError as error:
             raise StandaloneError("game: %s" % error)
-        self.skip_offered = False
-        self._resolved()
+        self._resolved(session)
+        return session
 
-    def _resolved(self):
+    def _resolved(self, session):
         """The game's legal moves worked out now, before the loop's first turns: the first
         LED frame would otherwise work them out (a relay from every pit: 8 ms on a 2 x 12
         Pico) in a turn with the first reading."""
-        self.session.game.legal_moves()
+        session.game.legal_moves()
 
     def _resume(self):
         """The game in the journal, if there is one this board can carry on."""
@@ -284,6 +277,8 @@ class Standalone:
         the last one changed to the session, the boards of a move's next steps, or the LEDs,
         25 frames a second), the buttons, the buzzer, the watchdog."""
         device = self.device
+        loop = self.loop
+        session = loop.session
         now = self.clock.ticks_ms()
         # one job a turn, each a few milliseconds at most, the next reading waiting in the
         # ring meanwhile (a millisecond or two): a reading through the sensing (its parse
@@ -304,7 +299,7 @@ class Standalone:
         overdue = due and waits >= RENDER_WAITS
         updated = fed = False
         if self.calibrating is None:
-            sensor = self.sensor
+            sensor = loop.sensor
             if not (overdue and waits >= 2 * RENDER_WAITS):
                 if sensor.judge_due:
                     self._judge()
@@ -312,9 +307,9 @@ class Standalone:
                 elif self._changed is not None:
                     self._update()
                     updated = True
-                elif not self.session.ready or self._prepare_due():
+                elif not session.ready or self._prepare_due():
                     # (a piece that finds nothing to do leaves the turn to the reading)
-                    updated = self.session.prepare()
+                    updated = session.prepare()
             if not updated and not overdue:
                 fed = self._take(now)
         elif not overdue:
@@ -327,7 +322,8 @@ class Standalone:
             if pressed:
                 self.press(button)
         if self.calibrating is None:
-            self._react()
+            loop.react()
+            session = loop.session          # (a NEW GAME press makes a new one)
         else:
             self._calibrated()
         rendered = due and not fed and not updated
@@ -339,7 +335,7 @@ class Standalone:
             if self.calibrating is not None:
                 shown = self.calibrating.frame()
             else:
-                shown = self.session.frame
+                shown = session.frame
             # the patterns' phase at the moment of drawing, not at the step's start: the
             # sensing and the guide may have taken tens of ms since (a relay's pick, a move's
             # start), and a blink drawn that late is a different blink to the players
@@ -352,7 +348,7 @@ class Standalone:
         if self.calibrating is None:
             if self._work_ahead(now, spare):
                 spare = False
-            elif spare and self.sensor.rejudge_due and not device.heap_due:
+            elif spare and loop.sensor.rejudge_due and not device.heap_due:
                 self._judge()
                 spare = False
         device.tick(spare)
@@ -369,9 +365,10 @@ class Standalone:
         CPU too busy for idle turns does not keep the files waiting more than
         SCRIPTS_FIRST_MS, nor one too late for the reads to be queued more than UNPLANNED_MS
         (a game kept is worth a few untrusted readings). True when it did something."""
-        session = self.session
+        loop = self.loop
+        session = loop.session
         storage = self.storage
-        waiting = storage.due or self.calibration_due
+        waiting = storage.due or loop.calibration_due
         if not waiting:
             self._waiting_since = None
             return idle and not self.device.heap_due and session.prepare()
@@ -394,9 +391,9 @@ class Standalone:
         if storage.due:
             storage.write()
         else:
-            self.calibration_due = False
+            loop.calibration_due = False
             try:
-                save_text(self.calibration_path, self.sensor.calibration_now().to_json())
+                save_text(self.calibration_path, loop.sensor.calibration_now().to_json())
             except MemoryError:
                 # opening a file takes a kilobyte in one piece, which a full heap may not
                 # have: the old calibration stays, the next move's end tries again
@@ -413,7 +410,7 @@ class Standalone:
         end, and on a 2 x 12 Pico they are some 85 ms of pieces), unless the heap's look or
         collection is due: the pieces leave a kilobyte or two each on a heap 30 KB from
         full, so it goes first, on the next turn with nothing else."""
-        return not self.session.prepared and not self.device.heap_due
+        return not self.loop.session.prepared and not self.device.heap_due
 
     def _take(self, now):
         """The next reading, if one is ready, through the sensing; True when one was taken.
@@ -442,7 +439,7 @@ class Standalone:
         through the sensing; the places whose count, settled flag or fault changed wait for
         `_update` (see step)."""
         try:
-            changed = self.sensor.feed_values(now, self._values, trusted)
+            changed = self.loop.sensor.feed_values(now, self._values, trusted)
         except SensingError as error:       # a frame the converters should never give
             self.sensing_errors += 1
             self.problem = str(error)
@@ -462,89 +459,39 @@ class Standalone:
 
     def _update(self):
         """The sensing's counts, settled flags and faults to the session, after a change in
-        the places noted (the counts kept are copied from the sensing's there alone: a
-        place's count changes only with a change the sensing reports)."""
+        the places noted (`BoardLoop.sensed`: the counts kept are copied from the sensing's
+        there alone, a place's count changing only with a change the sensing reports)."""
         changed = self._changed
         if changed is None:
             return
         self._changed = None
-        sensor = self.sensor
-        counts = self._counts
-        sensed = sensor.counts
-        for place in changed:
-            count = sensed[place]
-            # (a bytearray's 255: more than every seed in play, as wrong as the count)
-            counts[place] = 0 if count is None else count if count < 256 else 255
-        self.session.update(counts, sensor.settled, sensor.faults)
+        self.loop.sensed(changed)
 
     def _judge(self):
         """The sensing's judgements that are due (it leaves them to a turn of their own:
         `counting_sensor`): a new band's, in the turn after its reading, or a counted place's
         again, on an idle turn. What they changed waits for `_update`, the next turn."""
-        changed = self.sensor.judge()
+        changed = self.loop.sensor.judge()
         if changed:
             self._note(changed)
 
     def press(self, button):
-        """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm) does."""
+        """What a press of `button` (0 new game, 1 undo, 2 hint, 3 confirm: BoardLoop.press)
+        does."""
         if self.calibrating is not None:
             self.calibrating.press(button)
             return
         self._update()                  # the last reading first: a press answers the board
-        session = self.session          # as it is
-        if button == NEW_GAME:
-            self.new_game()
-        elif button == UNDO:
-            session.takeback()
-        elif button == HINT:
-            if not session.game.over:
-                try:
-                    move = hint_move(session.game)
-                except MemoryError:         # the heap too full to load or run the search
-                    self.problem = "no hint: the Pico's memory is full"
-                    if self.device.buzzer is not None:
-                        self.device.buzzer.play(MISTAKE)
-                    return
-                session.guide.show_hint(move)
-        elif button == CONFIRM:
-            if self.skip_offered and session.skip_ahead():
-                self.skip_offered = False
-            else:
-                # with the sensing: a cell whose zero moved while it was faulty counts again
-                # from the person's word (Session.confirm), as on a Pi
-                session.confirm(self.sensor)
+        try:                            # as it is
+            self.loop.press(button)
+        except MemoryError:             # the heap too full to load or run the hint's search
+            self.problem = "no hint: the Pico's memory is full"
+            self._play(MISTAKE)
 
-    def _react(self):
-        """Sounds and saves for what the session did."""
-        session = self.session
-        events = session.events
-        if not events:
-            return
-        session.events = []
+    def _play(self, sound):
         buzzer = self.device.buzzer
-        tune = None
-        self.recent.extend(events)
-        del self.recent[:-16]
-        for event in events:
-            kind = event[0]
-            if kind == "step_done":         # most events: no sound, nothing to note
-                continue
-            if kind == "move_done":
-                self.calibration_due = True
-                tune = tune or MOVE_DONE
-            elif kind == "mistake":
-                tune = MISTAKE
-            elif kind == "fault":
-                tune = FAULT
-            elif kind == "skip_offered":
-                self.skip_offered = True
-                tune = tune or OFFER
-            elif kind == "game_over" or kind == "match_over":
-                tune = GAME_OVER
-            if kind in ("move_done", "move_abandoned", "move_taken_back", "skip_ahead"):
-                self.skip_offered = False
-        if tune is not None and buzzer is not None:
-            buzzer.play(tune)
+        if buzzer is not None:
+            buzzer.play(TUNES[sound])
 
     def _calibrated(self):
         """Sounds for the calibration's steps; at its end, the calibration saved and the
@@ -554,13 +501,12 @@ class Standalone:
         buzzer = self.device.buzzer
         for event in events:
             if buzzer is not None:
-                buzzer.play(MOVE_DONE if event[0] == "accepted" else MISTAKE)
+                buzzer.play(TUNES[MOVE_DONE if event[0] == "accepted" else MISTAKE])
             if event[0] == "refused":
                 self.problem = calibrating.problem
         if calibrating.calibration is not None:
             save_text(self.calibration_path, calibrating.calibration.to_json())
-            self.sensor = counting_sensor(calibrating.calibration)
-            self._counts = _counts_store(self.session, len(self._counts))   # none yet
+            self.loop.use_sensor(counting_sensor(calibrating.calibration))
             self.calibrating = None
             self.problem = None
             self.new_game()

@@ -6,13 +6,14 @@ This is the controller side of the simulated board when it must live apart from 
 to kill it (SIGKILL) in the middle of a game and start it again, as a power cut would, while
 the seeds stay where the players left them. It runs the portable core only — sensing, the
 session with its journal in a file synced after every step, the guide — exactly as a
-controller on a Pi does.
+controller on a Pi does, through the same board loop (`controller.session.loop.BoardLoop`).
 
 Protocol, one line each way:
 - in ``F <t_ms> <raw> <raw> ...``: a load-cell frame, ``-`` for a reading that is missing
   (the converter's reading was not trusted); out: ``=`` when the LEDs did not change
   and nothing happened, else ``<colour>:<pattern>,... <events as JSON>``;
-- in ``S``: skip ahead (the players accept the offer); out: the same kind of line;
+- in ``S``: the CONFIRM button (the players accept the offer to skip ahead); out: the
+  same kind of line;
 - in ``R``: out: the game record as one JSON string, then the process ends.
 """
 
@@ -27,6 +28,7 @@ from controller.guide.frame import Frame
 from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
 from controller.session import FileStorage, Session
+from controller.session.loop import BoardLoop
 
 
 MISSING = "-"               # in an F line: a channel with no reading this frame
@@ -84,26 +86,25 @@ def main(argv: list[str] | None = None) -> int:
         calibration = args.calibration
         _save(saved, calibration)       # a new game: no zero saved by an earlier one counts
     sensor = CountingSensor(Calibration.from_json(calibration))
+    loop = BoardLoop(session, sensor)       # the board's loop, as every board drives it
     shown = None
     out = sys.stdout
     for line in sys.stdin:
         kind = line[:1]
         if kind == "F":
             words = line[2:].split()
-            if sensor.feed(int(words[0]), parse_readings(words[1:])):
-                counts = [0 if count is None else count for count in sensor.counts]
-                session.update(counts, sensor.settled, sensor.faults)
+            loop.feed(int(words[0]), parse_readings(words[1:]))
         elif kind == "S":
-            session.skip_ahead()
+            loop.confirm()              # the players take the offer to skip ahead
         elif kind == "R":
             out.write(json.dumps(write_game(session.game)) + "\n")
             out.flush()
             return 0
-        if [event for event in session.events if event[0] == "move_done"]:
-            _save(saved, sensor.calibration_now().to_json())    # today's zero, each move
         events = [list(event[:2]) if event[0] != "mistake" else ["mistake"]
-                  for event in session.events]
-        session.events = []
+                  for event in loop.react()]
+        if loop.calibration_due:
+            loop.calibration_due = False
+            _save(saved, sensor.calibration_now().to_json())    # today's zero, each move
         text = frame_text(session.guide.frame)
         if text == shown and not events:
             out.write("=\n")

@@ -26,13 +26,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from controller.guide import OVER, SKIP
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
 from controller.sensing import ActivitySensor, CountingSensor
 from controller.session import MemoryStorage, Session
+from controller.session.loop import BoardLoop
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock
 from simulator.players import LedPlayer
@@ -216,18 +217,19 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     if sensing == "counting":
         cells = LoadCells(board, clock, rng)
         calibration = cells.calibration()
-        sensor = CountingSensor(calibration, max_count=sum(game.setup))
+        sensor: CountingSensor | ActivitySensor = CountingSensor(calibration,
+                                                                 max_count=sum(game.setup))
         if recording is not None:
             recording["calibration"] = calibration
             recording["frames"] = []
-        read = _counting_reader(cells, sensor, session,
-                                None if recording is None else recording["frames"])
+        frames = _recorded(cells.frames, None if recording is None else recording["frames"])
     else:
-        digital = DigitalSensors(board, clock, rng)
+        frames = DigitalSensors(board, clock, rng).frames
         sensor = ActivitySensor(2 * n)
-        read = _activity_reader(digital, sensor, session)
-    hands = Hands(player, board, lambda: session.confirm(
-        sensor if sensing == "counting" else None))
+    # the board's loop, as every board's controller drives it
+    loop = BoardLoop(session, sensor)
+    read = _reader(frames, loop)
+    hands = Hands(player, board, loop.confirm)
     plan = None
     if faults and sensing == "counting":
         # its own generator: the same game with and without faults plays the same moves
@@ -239,7 +241,8 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
         watcher.saw(session.guide, events, board.counts(), not board.hand)
         result.events.extend(events)
         if any(event[0] == "skip_offered" for event in events) and skip:
-            if session.skip_ahead():
+            # the players press CONFIRM, which takes the offer
+            if loop.confirm():
                 result.skip_aheads += 1
         if hands.turn(session.guide.frame):
             watcher.made()
@@ -258,35 +261,26 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     return result
 
 
-def _counting_reader(cells: LoadCells, sensor: CountingSensor, session: Session,
-                     frames: list | None = None):
+def _recorded(frames: Callable[[int], Iterable], kept: list | None) -> Callable[[int], Iterable]:
+    """`frames` (the sensors' frames up to a time), each also kept in `kept` if given."""
+    if kept is None:
+        return frames
+
+    def recorded(until_ms: int) -> Iterable:
+        for frame in frames(until_ms):
+            kept.append((frame.time_ms, frame.values))
+            yield frame
+    return recorded
+
+
+def _reader(frames: Callable[[int], Iterable], loop: BoardLoop) -> Callable[[int], list]:
+    """read(until_ms): the sensors' frames up to then through the board's loop; the events
+    they made."""
     def read(until_ms: int) -> list:
-        events = []
-        for frame in cells.frames(until_ms):
-            if frames is not None:
-                frames.append((frame.time_ms, frame.values))
-            if sensor.feed(frame.time_ms, frame.values):
-                counts = [0 if count is None else count for count in sensor.counts]
-                session.update(counts, sensor.settled, sensor.faults)
-                events.extend(session.events)
-                session.events = []
-        return events
-    return read
-
-
-def _activity_reader(digital: DigitalSensors, sensor: ActivitySensor, session: Session):
-    faults = list(sensor.faults)
-
-    def read(until_ms: int) -> list:
-        events = []
-        for frame in digital.frames(until_ms):
-            for pit in sensor.feed(frame.time_ms, frame.values):
-                session.touch(pit)
-            if sensor.faults != faults:
-                faults[:] = sensor.faults
-                session.set_faults(faults)
-            events.extend(session.events)
-            session.events = []
+        events: list = []
+        for frame in frames(until_ms):
+            loop.feed(frame.time_ms, frame.values)
+            events.extend(loop.react())
         return events
     return read
 

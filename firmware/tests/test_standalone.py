@@ -6,8 +6,8 @@ import machine
 import rig
 from device import Device
 from main import FAULT_COLOUR, start
-from standalone import CALIBRATION, FRESH_US, JOURNAL, RENDER_MS, RENDER_WAITS, Standalone, \
-    StandaloneError, hint_move, save_text
+from standalone import CALIBRATION, FRESH_US, JOURNAL, RENDER_MS, RENDER_WAITS, TUNES, \
+    Standalone, StandaloneError, save_text
 from controller.guide.pixels import render
 from controller.rules import Game
 from helpers import follow_leds, raises
@@ -32,6 +32,24 @@ def _wire(pixels):
     return bytes(out)
 
 
+def test_standalone_mode_drives_the_board_loop():
+    """The Pico alone runs the board loop every board runs (controller.session.loop): its
+    readings reach the session through it and its presses and sounds are the loop's."""
+    from controller.session.loop import BoardLoop, MOVE_DONE
+    clock, device, app, folder = _standalone()
+    assert isinstance(app.loop, BoardLoop) and app.loop.sensor is app.sensor
+    assert app.loop.compact and app.loop.hint_level == "pico"
+    seeds = rig.Seeds(app.session.game.pits + [0, 0])
+    rig.run(clock, app, 400, before=seeds.load)
+    assert app.session.guide.board.places() == seeds.counts     # the loop's counts
+    rig.press(clock, app, "hint")
+    assert app.session.guide.hint == app.loop.hint_move(app.session.game)
+    played = []
+    device.buzzer.play = played.append
+    app.loop.sound(MOVE_DONE)
+    assert played == [TUNES[MOVE_DONE]]
+
+
 def test_first_moves_of_a_game():
     clock, device, app, folder = _standalone()
     seeds = rig.Seeds(app.session.game.pits + [0, 0])
@@ -43,7 +61,7 @@ def test_first_moves_of_a_game():
             break
         hand = follow_leds(app.session.frame, seeds.counts, hand, 0)
         rig.run(clock, app, 280, before=seeds.load)
-    assert app.session.game.moves == [1], app.recent
+    assert app.session.game.moves == [1], app.loop.recent
     assert seeds.counts == app.session.guide.board.places()
     # three more, a few steps of the script at a time
     while len(app.session.game.moves) < 4:
@@ -111,7 +129,7 @@ def test_a_calibration_the_heap_cannot_hold_waits_for_the_next_move():
         rig.run(clock, app, 2000, before=seeds.load)
     finally:
         standalone.save_text = save
-    assert "memory" in app.problem and not app.calibration_due
+    assert "memory" in app.problem and not app.loop.calibration_due
     assert open(folder + CALIBRATION).read() == before
     journal = [json.loads(line)["move"] for line in open(folder + JOURNAL)
                if '"e": "move"' in line]
@@ -171,7 +189,7 @@ def test_a_moves_files_are_written_after_the_reading_with_the_reads_queued():
     assert [s[-1] for s in written] == ["journal", "calibration"], written
     for s in written:                   # alone, last in its step, after its reads were queued
         assert s[-2:] in (["queued", "journal"], ["queued", "calibration"]), s
-    assert not storage.due and not app.calibration_due
+    assert not storage.due and not app.loop.calibration_due
     moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
              if '"e": "move"' in line]
     assert moves == app.session.game.moves
@@ -193,11 +211,11 @@ def test_a_moves_files_wait_a_second_at_most_for_the_next_scripts():
             rig.run(clock, app, 40, before=seeds.load)
         assert app.storage.due
         rig.run(clock, app, SCRIPTS_FIRST_MS - 100, before=seeds.load)
-        assert app.storage.due and app.calibration_due
+        assert app.storage.due and app.loop.calibration_due
         rig.run(clock, app, 200, before=seeds.load)
-        assert not app.storage.due and app.calibration_due     # one file, then the other
+        assert not app.storage.due and app.loop.calibration_due     # one file, then the other
         rig.run(clock, app, SCRIPTS_FIRST_MS, before=seeds.load)
-        assert not app.calibration_due
+        assert not app.loop.calibration_due
     finally:
         Session.prepared = prepared
     moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
@@ -219,9 +237,9 @@ def test_a_moves_files_are_written_even_when_the_reads_cannot_be_queued():
     rig.run(clock, app, UNPLANNED_MS - 200, before=seeds.load)
     assert app.storage.due
     rig.run(clock, app, 400, before=seeds.load)
-    assert not app.storage.due and app.calibration_due      # the next file waits its turn
+    assert not app.storage.due and app.loop.calibration_due      # the next file waits its turn
     rig.run(clock, app, UNPLANNED_MS, before=seeds.load)
-    assert not app.calibration_due
+    assert not app.loop.calibration_due
     moves = [json.loads(line)["move"] for line in open(folder + JOURNAL)
              if '"e": "move"' in line]
     assert moves == app.session.game.moves
@@ -243,22 +261,22 @@ def test_a_collection_found_due_goes_before_the_calibration_not_the_journal():
         while len(app.session.game.moves) < moves:
             rig.advance_board(app.session.guide, seeds.counts, 4)
             rig.run(clock, app, 40, before=seeds.load)
-        assert app.storage.due and app.calibration_due
+        assert app.storage.due and app.loop.calibration_due
         rig.run(clock, app, SCRIPTS_FIRST_MS + 100, before=seeds.load)
-        assert not app.storage.due and app.calibration_due     # the journal at once
+        assert not app.storage.due and app.loop.calibration_due     # the journal at once
         written = [json.loads(line)["move"] for line in open(folder + JOURNAL)
                    if '"e": "move"' in line]
         assert written == app.session.game.moves
         rig.run(clock, app, UNPLANNED_MS - SCRIPTS_FIRST_MS - 300, before=seeds.load)
-        assert app.calibration_due      # waiting for the collection
+        assert app.loop.calibration_due      # waiting for the collection
         if moves == 1:
             device._collect_due = False     # collected
             rig.run(clock, app, 100, before=seeds.load)
-            assert not app.calibration_due
+            assert not app.loop.calibration_due
             device._collect_due = True
         else:
             rig.run(clock, app, 400, before=seeds.load)
-            assert not app.calibration_due  # a collection that never comes holds it no longer
+            assert not app.loop.calibration_due  # a collection that never comes holds it no longer
 
 
 def test_the_leds_are_drawn_on_a_turn_without_a_reading():
@@ -564,7 +582,7 @@ def test_buttons_hint_undo_new_game():
     seeds = rig.Seeds(app.session.game.pits + [0, 0])
     rig.run(clock, app, 400, before=seeds.load)
     rig.press(clock, app, "hint")
-    hint = hint_move(app.session.game)
+    hint = app.loop.hint_move(app.session.game)
     assert app.session.frame.where("pick") == [hint - 1]
     assert app.session.frame.colour(hint - 1) == "hint"
     while not app.session.game.moves:
@@ -584,9 +602,10 @@ def test_buttons_hint_undo_new_game():
 
 def test_hint_is_the_pico_level_of_the_computer_opponent():
     from controller.ai import Searcher
+    app = _standalone()[2]
     game = Game("layli-goobalay")
-    assert hint_move(game) == Searcher("pico", seed=1).choose(game)
-    assert hint_move(game) in game.legal_moves()
+    assert app.loop.hint_move(game) == Searcher("pico", seed=1).choose(game)
+    assert app.loop.hint_move(game) in game.legal_moves()
 
 
 def test_a_restarted_pico_resumes_the_game():
@@ -707,14 +726,14 @@ def test_a_whole_game():
     for _ in range(3000):
         if app.session.guide.phase == "over":
             break
-        if app.skip_offered:
+        if app.session.guide.skip_offered:
             rig.press(clock, app, "confirm")
         rig.advance_board(app.session.guide, seeds.counts, 5)
         rig.run(clock, app, 280, before=seeds.load)
-    assert app.session.guide.phase == "over", app.recent
+    assert app.session.guide.phase == "over", app.loop.recent
     assert seeds.counts == app.session.guide.board.places()
     assert seeds.counts[-2:] == app.session.game.scores
-    assert any(event[0] == "game_over" for event in app.recent)
+    assert any(event[0] == "game_over" for event in app.loop.recent)
     rig.run(clock, app, 1000, before=seeds.load)
     heard = []
     for hz, duty in machine.PWM.instances[-1].history:

@@ -26,9 +26,10 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
-from controller.ai import Searcher, analyse, hint
+from controller.ai import Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
+from controller.session.loop import UNDO, BoardLoop
 from controller.web.state import moves_text
 from simulator.players import LedPlayer, apply_action
 
@@ -96,7 +97,8 @@ class Table:
             setup, first, moves = played.setup, played.first, list(played.moves)
         session = Session(MemoryStorage(), variant, options, setup, first)
         game = session.game
-        self.session = session
+        # the board's loop, as every board drives it (its counts come from `_read`)
+        self.loop = BoardLoop(session, hint_reasons=True)
         self.mode = mode
         self.computers = COMPUTER_SIDES[mode]
         self.chooser = (_RecordChooser(moves) if mode == REPLAY
@@ -110,6 +112,10 @@ class Table:
         self.last_place: int | None = None                # where the hand last went (animation)
         self._next_auto = self.clock()
         self._read()
+
+    @property
+    def session(self) -> Session:
+        return self.loop.session
 
     @property
     def game(self) -> Game:
@@ -185,7 +191,7 @@ class Table:
         self._do(("move", source, target, self.counts[source]))
 
     def _takeback(self, message: dict) -> None:
-        if not self.session.takeback():
+        if not self.loop.press(UNDO):
             raise TableError("takeback: there is nothing to take back")
         # against the computer, take back to the person's own move: else it replays at once
         while (self.game.to_move in self.computers and self.mode == COMPUTER
@@ -197,9 +203,9 @@ class Table:
         if self.guide.phase != AWAIT:
             raise TableError("hint: a hint is for the start of a move (now: %s)"
                              % self.guide.phase)
-        move, why = hint(self.game, Searcher("medium", seed=len(self.game.moves) + 1))
-        self.guide.show_hint(move)
-        self.said.append("hint: %s pit %d, %s" % (SIDES[self.game.to_move], move, why))
+        self.loop.hint()
+        self.said.append("hint: %s pit %d, %s" % (SIDES[self.game.to_move], self.guide.hint,
+                                                  self.loop.hint_reason))
 
     def _skip(self, message: dict) -> None:
         if not self.session.skip_ahead():
@@ -208,7 +214,7 @@ class Table:
         self._read()
 
     def _confirm(self, message: dict) -> None:
-        self.session.confirm()
+        self.loop.confirm()
         self._read()
 
     def _new(self, message: dict) -> None:
@@ -261,7 +267,7 @@ class Table:
         """Carry out an action of `simulator.players.LedPlayer` (its tuples, unchecked): how
         the computer's hand, and scripts, work the table."""
         if action[0] == "confirm":
-            self.session.confirm()
+            self.loop.confirm()
             self._read()
         elif action[0] != "wait":
             self._do(action)
@@ -276,15 +282,14 @@ class Table:
         """What load cells do after a hand has moved: every place settled at its count (a
         broken cell reported as a fault instead), given to the session."""
         faults = self.faults if any(self.faults) else None
-        self.session.update(self.counts[:], None, faults)
+        self.loop.update(self.counts[:], None, faults)
         self._tell()
 
     def _tell(self) -> None:
-        for event in self.session.events:
+        for event in self.loop.react():
             words = self.describe(event)
             if words:
                 self.said.append(words)
-        self.session.events = []
         del self.said[:-40]
 
     # --- the computer -----------------------------------------------------------------------

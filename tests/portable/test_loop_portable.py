@@ -1,0 +1,128 @@
+"""The board loop under both runtimes: frames and presses in; the session, sounds and the
+record out, as every board (Pi, Pico alone, simulator, browser table) has them."""
+
+from controller.guide import AWAIT, SKIP, SOWING
+from controller.protocol.messages import BUTTONS
+from controller.sensing import Calibration, CountingSensor
+from controller.session import MemoryStorage, Session
+from controller.session.loop import (BoardLoop, CONFIRM, GAME_OVER, HINT, MISTAKE, MOVE_DONE,
+                                     NEW_GAME, OFFER, SOUNDS, UNDO)
+from helpers import follow_leds, raises
+
+PER_SEED = 1000.0
+
+
+def _loop(variant="layli-goobalay", sensing=True):
+    """A loop over a new game with a counting sensor (zero at 0, a seed 1000 raw units), its
+    sounds and the games it kept."""
+    session = Session(MemoryStorage(), variant)
+    sensor = None
+    if sensing:
+        places = session.guide.size
+        sensor = CountingSensor(Calibration([0] * places, [PER_SEED] * places))
+    sounds = []
+    kept = []
+    loop = BoardLoop(session, sensor, sound=sounds.append,
+                     new_session=lambda: Session(MemoryStorage(), variant),
+                     finished=kept.append)
+    return loop, sounds, kept
+
+
+def _settle(loop, counts, t_ms):
+    """Frames of `counts` for 400 ms (the sensing settles in 250), each through the loop;
+    the time after them and the events they made."""
+    events = []
+    for _ in range(40):
+        t_ms += 10
+        # a cell's noise: a few raw units either way (a constant reading is a dead cell)
+        loop.feed(t_ms, [int(count * PER_SEED) + (t_ms // 10 + place) % 3 * 10 - 10
+                         for place, count in enumerate(counts)])
+        events.extend(loop.react())
+    return t_ms, events
+
+
+def test_the_buttons_are_numbered_as_the_protocol_names_them():
+    assert [BUTTONS[NEW_GAME], BUTTONS[UNDO], BUTTONS[HINT], BUTTONS[CONFIRM]] == [
+        "new_game", "undo", "hint", "confirm"]
+    assert SOUNDS[-1] == GAME_OVER and SOUNDS[0] == MOVE_DONE       # the most urgent last
+    loop = _loop()[0]
+    assert "0 to 3" in str(raises(ValueError, loop.press, 4))
+
+
+def test_a_move_made_by_the_load_cells_frames():
+    loop, sounds, kept = _loop()
+    session = loop.session
+    counts = session.game.pits + [0, 0]
+    t_ms, events = _settle(loop, counts, 0)
+    assert session.guide.phase == AWAIT and events == []
+    hand = 0
+    while not session.game.moves:
+        hand = follow_leds(session.frame, counts, hand, choose=2)
+        t_ms, events = _settle(loop, counts, t_ms)
+        assert loop.recent[-len(events):] == events or not events
+    assert session.game.moves == [3] and session.guide.board.places() == counts
+    assert MOVE_DONE in sounds and MISTAKE not in sounds
+    assert loop.calibration_due                 # the zeros are worth keeping after a move
+    assert kept == []                           # nothing ended
+
+
+def test_a_place_not_counted_yet_is_given_as_empty():
+    loop = _loop()[0]
+    loop.judge_board()                          # nothing counted: nothing judged
+    assert loop.session.guide.board.places() == loop.session.game.pits + [0, 0]
+    frame = [None] * loop.session.guide.size
+    loop.feed(10, frame)
+    assert loop.session.events == []
+
+
+def test_one_sound_a_batch_the_most_urgent():
+    loop, sounds, kept = _loop(sensing=False)
+    session = loop.session
+    session.events.extend([("move_done", 1), ("mistake", "wrong_pit", 3, 4)])
+    assert len(loop.react()) == 2 and sounds == [MISTAKE]
+    session.events.extend([("move_done", 1), ("game_over", (30, 18))])
+    loop.react()
+    assert sounds == [MISTAKE, GAME_OVER]
+    assert loop.react() == () and sounds == [MISTAKE, GAME_OVER]    # no events: no sound
+
+
+def test_a_game_is_kept_once_when_it_ends_and_not_again_for_a_new_one():
+    loop, sounds, kept = _loop(sensing=False)
+    game = loop.session.game
+    assert loop.press(NEW_GAME) and kept == []      # no move played: nothing to keep
+    game = loop.session.game
+    game.push(game.legal_moves()[0])
+    loop.session.events.append(("game_over", (24, 24)))
+    loop.react()
+    assert kept == [game]
+    assert loop.press(NEW_GAME) and kept == [game] and loop.session.game is not game
+    assert not BoardLoop(loop.session).press(NEW_GAME)     # a board that makes no new games
+
+
+def test_undo_and_hint():
+    loop = _loop(sensing=False)[0]
+    session = loop.session
+    counts = session.game.pits + [0, 0]
+    loop.update(counts)
+    assert not loop.press(UNDO)                     # nothing to take back
+    assert loop.press(HINT)
+    assert session.guide.hint in session.game.legal_moves()
+    assert session.guide.hint == loop.hint_move(session.game)
+    hand = follow_leds(session.frame, counts, 0, choose=0)
+    loop.update(counts)
+    assert session.guide.phase == SOWING and not loop.press(HINT)   # a hint is for a move's start
+    assert hand and loop.press(UNDO)
+
+
+def test_confirm_takes_the_offer_to_skip_ahead():
+    loop, sounds, kept = _loop(sensing=False)
+    session = loop.session
+    counts = session.game.pits + [0, 0]
+    hand = 0
+    loop.update(counts)
+    while not session.guide.skip_offered:           # South's pit 1: a long relay
+        hand = follow_leds(session.frame, counts, hand, choose=0)
+        loop.update(counts)
+    assert loop.react()[-1][0] == "skip_offered" and sounds[-1] == OFFER
+    assert loop.press(CONFIRM) and session.guide.phase == SKIP
+    assert not loop.confirm()                       # no offer now: a plain confirm
