@@ -48,7 +48,7 @@ a relay of several laps, captures and an Uur: 84 steps on 2 x 6) take about 10 m
 board on a loaded 2-core machine, the install 1-2 of them. Every step is timed on the Pico
 (ticks_us), and its parts by wrappers around the firmware's own methods: the
 sensing filter (and the judgements it made), the session's update and in it the guide's
-look-ahead, its scripts of moves and the journal's appends; the sounds (`_react`), the
+look-ahead, its scripts of moves and the journal's appends; the sounds (`BoardLoop.react`), the
 guide's frame (drawn when the LEDs' turn asks for it), the LED render and the strip write,
 the sensors' read, the device's tick and the buttons' poll; the files a completed move
 leaves (its journal lines, the calibration) written at the end of a step, counted as a step
@@ -433,20 +433,12 @@ class Timed(Standalone):
         Standalone._update(self)
         part[0] += ticks_diff(ticks_us(), t)
 
-    def _react(self):
-        # the step's events, kept for its label: _react hands the session a new list
-        # (nothing allocated in a turn without events: this runs every turn)
-        if self.session.events:
-            events.append(self.session.events)
-        t = ticks_us()
-        Standalone._react(self)
-        part[1] += ticks_diff(ticks_us(), t)
-
     def _work_ahead(self, now, idle):
-        due, calibration_due = self.storage.due, self.calibration_due    # (no tuple made)
+        loop = self.loop
+        due, calibration_due = self.storage.due, loop.calibration_due    # (no tuple made)
         t = ticks_us()
         did = Standalone._work_ahead(self, now, idle)
-        if self.storage.due != due or self.calibration_due != calibration_due:  # a file written
+        if self.storage.due != due or loop.calibration_due != calibration_due:  # a file written
             part[10] += ticks_diff(ticks_us(), t)
         return did
 
@@ -550,6 +542,22 @@ def timed_prepare():
 
 
 app.session.prepare = timed_prepare
+react = app.loop.react
+
+
+def timed_react():
+    # the step's events, kept for its label: the board loop hands the session a new list
+    # (nothing allocated in a turn without events: this runs every turn)
+    happened = app.loop.session.events
+    if happened:
+        events.append(happened)
+    t = ticks_us()
+    reacted = react()
+    part[1] += ticks_diff(ticks_us(), t)
+    return reacted
+
+
+app.loop.react = timed_react
 fs = os.statvfs("/")
 histogram = array("H", bytes(2 * %(buckets)d))
 
@@ -709,10 +717,10 @@ figures = {
     "slow_takes": [list(slow_takes[4 * k:4 * k + 4])
                    for k in range(min(slow_count[0], %(slow_most)d))],
     "sensing_errors": app.sensing_errors, "problem": app.problem,
-    "recent": [repr(event) for event in app.recent[-4:]]}
+    "recent": [repr(event) for event in app.loop.recent[-4:]]}
 # the game let go before the figures are printed: the wrappers' references too (a 2 x 12
 # board's heap, this full, once had no 584 bytes in one piece for the histogram's line)
-del app, device, sensors, game
+del app, device, sensors, game, react
 frame = shown = last_places = None
 wrapped[:] = [None] * 4
 drawn[0] = None

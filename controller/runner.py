@@ -40,7 +40,8 @@ from controller.guide.pixels import LedLayout, render
 from controller.protocol.messages import BUTTONS
 from controller.rules import Game, SIDES, place_words
 from controller.rules.record import write_game
-from controller.sensing import ActivitySensor, Calibration, CountingSensor
+from controller.sensing import Calibration, CountingSensor
+from controller.sensing.activity import ActivitySensor
 from controller.session import FileStorage, Session
 from controller.session.loop import (FAULT, GAME_OVER, HINT, MISTAKE, MOVE_DONE,
                                      NEW_GAME, OFFER, UNDO, BoardLoop)

@@ -21,7 +21,8 @@ end `calibration` holds the result.
 
 from controller.guide.frame import (Frame, HINT, ERROR, STEADY, DROP, PICK, FLASH,
                                     SOUTH_COLOUR, NORTH_COLOUR)
-from controller.sensing import Calibrator, SensingError
+from controller.sensing import SensingError
+from controller.sensing.calibrator import Calibrator
 from controller.sensing.calibration import median
 
 EMPTY = "empty"

@@ -20,7 +20,8 @@ from typing import Callable
 
 from controller.commands.run import DEFAULT_STATE, settings
 from controller.errors import UsageError
-from controller.sensing import Calibrator, SensingError
+from controller.sensing import SensingError
+from controller.sensing.calibrator import Calibrator
 from controller.sensing.calibration import SPREAD_GOOD
 from controller.commands.common import ranged
 

@@ -11,5 +11,13 @@ from .variants import RulesError, VARIANTS, get_variant, resolve_options
 from .game import (Game, Rules, SOUTH, NORTH, SIDES, END_NO_MOVE, END_EMPTY_ROW,
                    END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
 from .setups import deal_random_setup
-from .match import Match
 from .script import Board, place_words
+
+
+def __getattr__(name):
+    """`Match` is loaded when it is first asked for: a Pico that plays single games keeps its
+    2 KB of bytecode (and the board-loop's heap) free."""
+    if name == "Match":
+        from .match import Match
+        return Match
+    raise AttributeError("module 'controller.rules' has no attribute %r" % (name,))

@@ -23,6 +23,18 @@ Portable core: MicroPython subset.
 """
 
 from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, place_name
-from .calibration import Calibration, Calibrator, seed_spread, reliable_count
+from .calibration import Calibration, seed_spread, reliable_count
 from .counting import CountingSensor, Reading, count_confidence, median5
-from .activity import ActivitySensor
+
+
+def __getattr__(name):
+    """`ActivitySensor` (pit sensors) and `Calibrator` (the calibration procedure) are loaded
+    when first asked for: a Pico that counts seeds on a calibrated board needs neither, and
+    keeps their 4 KB of bytecode free for its heap."""
+    if name == "ActivitySensor":
+        from .activity import ActivitySensor
+        return ActivitySensor
+    if name == "Calibrator":
+        from .calibrator import Calibrator
+        return Calibrator
+    raise AttributeError("module 'controller.sensing' has no attribute %r" % (name,))

@@ -25,8 +25,6 @@ Portable core: MicroPython subset.
 import json
 
 from ..rules.game import Game
-from ..rules.match import Match
-from ..guide.setup import HandSetup
 from ..rules.variants import RulesError, format_value
 from ..guide.guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
 
@@ -67,7 +65,12 @@ class Session:
         self.sync = sync
         self.mode = mode
         self.one_frame = one_frame      # each guide draws into one Frame (Guide's one_frame)
-        self.match = Match(variant, options, setup, first) if match else None
+        self.match = None
+        if match:
+            # a match's rules and its set-up guide are loaded for a match alone: a Pico that
+            # plays single games keeps their 3.5 KB of bytecode free
+            from ..rules.match import Match
+            self.match = Match(variant, options, setup, first)
         self.guide = self._guide(self.match.game if match else
                                  Game(variant, options, setup, first))
         self.setup = None               # a match between hands: the next hand's set-up
@@ -130,6 +133,7 @@ class Session:
         if self.match.over:
             self.events.append(("match_over", self.match.winner, self.match.end_reason))
         else:
+            from ..guide.setup import HandSetup
             self.setup = HandSetup(self.match)
 
     def _setup_update(self, counts, settled):
