@@ -13,12 +13,20 @@ from simulator.run import run as run_games
 KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes_flagged",
         "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
 FAULT_KEYS = ("faults_injected", "faults_flagged")      # only with --faults
+MATCH_KEYS = ("matches", "matches_completed", "hands", "board_matches_engine", "mistakes_made",
+              "mistakes_flagged", "false_alarms", "skip_aheads", "sim_seconds_per_match",
+              "wall_seconds")                          # with --match
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="layli-goobalay", choices=sorted(VARIANTS),
                         metavar="V", help="the variant (default layli-goobalay)")
-    parser.add_argument("--games", type=ranged(int, 1, 100000), default=1, metavar="N")
+    parser.add_argument("--games", type=ranged(int, 1, 100000), default=1, metavar="N",
+                        help="how many games (with --match: matches) to play")
+    parser.add_argument("--match", action="store_true",
+                        help="play whole matches of hands, the players setting each next hand "
+                             "up as the LEDs lead them (a variant played in hands, counting "
+                             "sensing)")
     parser.add_argument("--mistakes", type=ranged(float, 0, 0.5), default=0.0, metavar="RATE",
                         help="the chance that a player's action is a mistake (e.g. 0.05)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
@@ -47,14 +55,25 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args, options)
     if args.faults and args.sensing != "counting":
         raise UsageError("--faults breaks load cells: it needs --sensing counting")
+    if args.match:
+        if not VARIANTS[args.variant].hands:
+            raise UsageError("--match: %s is not played in hands (these are: %s)" % (
+                args.variant, ", ".join(sorted(name for name, variant in VARIANTS.items()
+                                               if variant.hands))))
+        if args.sensing != "counting":
+            raise UsageError("--match: the next hand is set up from the load cells' counts: "
+                             "it needs --sensing counting")
     report = run_games(args.variant, args.games, args.mistakes, args.seed, args.sensing,
-                       options, args.faults)
-    keys = KEYS + FAULT_KEYS if args.faults else KEYS
+                       options, args.faults, args.match)
+    keys = MATCH_KEYS if args.match else KEYS
+    if args.faults:
+        keys += FAULT_KEYS
     if args.json:
         print(json.dumps({key: report[key] for key in keys}))
         return 0
-    print("%s, %d game(s), %s sensing, mistake rate %g, seed %d" % (
-        args.variant, args.games, args.sensing, args.mistakes, args.seed))
+    print("%s, %d %s, %s sensing, mistake rate %g, seed %d" % (
+        args.variant, args.games, "match(es)" if args.match else "game(s)", args.sensing,
+        args.mistakes, args.seed))
     for key in keys[1:]:
         print("  %-22s %s" % (key, report[key]))
     return 0

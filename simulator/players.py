@@ -64,7 +64,7 @@ class LedPlayer:
         if more or less:
             return self._put_right_difference(more, less, counts)
         action = self._guided(frame, counts)
-        if action[0] in ("wait", "confirm"):
+        if action[0] in ("wait", "confirm") or self._setting_up(frame):
             return action
         if self.rate and self.rng.random() < self.rate:
             wrong = self._mistake(action, frame, counts)
@@ -77,6 +77,8 @@ class LedPlayer:
     # --- doing what the LEDs say ----------------------------------------------------------
 
     def _guided(self, frame: Frame, counts: list[int]) -> tuple:
+        if self._setting_up(frame):
+            return self._set_up(frame, counts, max(frame.where(PICK)))
         for kind, pattern in (("drop", DROP), ("lift", PICK), ("take_all", TAKE)):
             places = frame.where(pattern)
             if places:
@@ -93,6 +95,29 @@ class LedPlayer:
         if sources and targets:
             return ("move", sources[0], targets[0], 1)
         return self._choose_move(frame, counts)
+
+    def _setting_up(self, frame: Frame) -> bool:
+        """The frame leads the set-up of a match's next hand: a store lit to take from."""
+        return any(place >= 2 * self.n for place in frame.where(PICK))
+
+    def _set_up(self, frame: Frame, counts: list[int], store: int) -> tuple:
+        """A match's next hand set up (its store lit to take from, its pits to drop into):
+        the first to arrange lifts every seed of their store and fills their pits one seed at
+        a time, the emptiest first; with the free arrangement the other takes as many seeds
+        from their store as the arranger placed and fills theirs the same way. (A mirror copy
+        is led by the difference view: `_put_right_difference`.) Any arrangement with a seed
+        in every pit is legal, so none of these is a mistake."""
+        pits = frame.where(DROP)
+        if self.hand:
+            return ("drop", min(pits, key=lambda pit: counts[pit]), 1)
+        other = range(self.n, 2 * self.n) if pits[0] < self.n else range(self.n)
+        arranged = sum(counts[pit] for pit in other)
+        if not arranged:                    # the first to arrange: all they hold
+            return ("lift", store) if counts[store] else ("wait",)
+        missing = arranged - sum(counts[pit] for pit in pits)
+        if missing > 0 and counts[store]:
+            return ("take", store, min(missing, counts[store]))
+        return ("wait",)
 
     def _lit_store(self, frame: Frame, colour: str) -> int:
         if colour in PLAYER_COLOURS:

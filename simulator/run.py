@@ -31,7 +31,8 @@ from typing import Callable, Iterable
 from controller.guide import OVER, SKIP
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
-from controller.sensing import ActivitySensor, CountingSensor
+from controller.sensing import CountingSensor
+from controller.sensing.activity import ActivitySensor
 from controller.session import MemoryStorage, Session
 from controller.session.loop import BoardLoop
 from simulator.board import PhysicalBoard
@@ -58,6 +59,8 @@ class GameResult:
     mistakes_flagged: int = 0
     false_alarms: int = 0
     skip_aheads: int = 0
+    hands: int = 0                  # a match's hands played
+    hands_matching: int = 0         # ... whose board ended equal to the engine's
     faults_injected: int = 0
     faults_flagged: int = 0
     sim_ms: int = 0
@@ -200,16 +203,19 @@ def _guidance(frame) -> list:
 def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
               sensing: str = "counting", options: dict | None = None,
               skip: bool = True, recording: dict | None = None,
-              faults: float = 0.0) -> GameResult:
+              faults: float = 0.0, match: bool = False) -> GameResult:
     """One game from the standard start to the collection, on the simulated board. With a
     `recording` dict, the calibration and every sensor frame are kept in it (benchmarks replay
-    them); with `faults`, load cells break that many times an hour (counting mode)."""
+    them); with `faults`, load cells break that many times an hour (counting mode). With
+    `match`, a whole match of hands (counting mode: docs/rules.md 2.1): at each hand's end the
+    players set the next one up as the LEDs lead them, and `hands` and `hands_matching` say how
+    many were played and how many ended with the board equal to the engine's."""
     rng = random.Random(seed)
     clock = SimClock()
     game = Game(variant, options)
     n = game.rules.n
     board = PhysicalBoard(n, game.setup, rng, clock=clock)
-    session = Session(MemoryStorage(), variant, options, mode=sensing)
+    session = Session(MemoryStorage(), variant, options, mode=sensing, match=match)
     # the players' own generator, apart from the sensors' noise
     player = LedPlayer(n, random.Random(seed * 31 + 17), mistakes, sensing)
     result = GameResult()
@@ -234,8 +240,14 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     if faults and sensing == "counting":
         # its own generator: the same game with and without faults plays the same moves
         plan = FaultPlan(cells, board, faults, random.Random(seed * 7 + 3), result)
-    while session.guide.phase != OVER and clock.now_ms < GAME_LIMIT_MS:
+    def over() -> bool:
+        return session.match.over if session.match is not None else \
+            session.guide.phase == OVER
+
+    while not over() and clock.now_ms < GAME_LIMIT_MS:
         events = read(clock.now_ms + STEP_MS)
+        if any(event[0] == "hand_over" for event in events):
+            _hand_over(session, board, result)
         if plan is not None:
             plan.step(clock.now_ms, events)
         watcher.saw(session.guide, events, board.counts(), not board.hand)
@@ -244,14 +256,14 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
             # the players press CONFIRM, which takes the offer
             if loop.confirm():
                 result.skip_aheads += 1
-        if hands.turn(session.guide.frame):
+        if hands.turn(session.frame):     # (a match's set-up, between hands, or the guide's)
             watcher.made()
     # let the last seeds land and settle
     events = read(clock.now_ms + 1000)
     result.events.extend(events)
     if plan is not None and plan.current is not None:
         plan.step(plan.current[1], events)     # mended after the game: still counted
-    result.completed = session.guide.phase == OVER
+    result.completed = over()
     final = session.guide.board.places()
     result.board_matches_engine = result.completed and board.counts() == final and \
         final[-2:] == session.game.scores
@@ -259,6 +271,17 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     from controller.rules.record import write_game
     result.record = write_game(session.game)
     return result
+
+
+def _hand_over(session: Session, board: PhysicalBoard, result: GameResult) -> None:
+    """A match's hand has just ended (its guide still the session's): counted, and whether
+    the seeds on the board are where the engine has them (the pits empty, each store what
+    its player now holds: the hand's score and any seeds held aside through it)."""
+    final = session.guide.board.places()
+    result.hands += 1
+    holdings = session.match.holdings if session.match is not None else None
+    if board.counts() == final and final[-2:] == holdings:
+        result.hands_matching += 1
 
 
 def _recorded(frames: Callable[[int], Iterable], kept: list | None) -> Callable[[int], Iterable]:
@@ -308,13 +331,16 @@ def _perform(action: tuple, board: PhysicalBoard) -> None:
 
 
 def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "counting",
-        options: dict | None = None, faults: float = 0.0) -> dict:
+        options: dict | None = None, faults: float = 0.0, match: bool = False) -> dict:
     """`layli sim`'s report over `games` games (seeds seed, seed+1, ...); with `faults`, two
-    more keys: faults_injected and faults_flagged."""
+    more keys: faults_injected and faults_flagged. With `match`, `games` whole matches of
+    hands, reported as MATCH_KEYS say."""
     start = time.perf_counter()
-    results = [play_game(variant, seed + k, mistakes, sensing, options, faults=faults)
+    results = [play_game(variant, seed + k, mistakes, sensing, options, faults=faults,
+                         match=match)
                for k in range(games)]
     wall = time.perf_counter() - start
+    played = max(games, 1)
     report = {
         "games": games,
         "completed": sum(r.completed for r in results),
@@ -323,9 +349,18 @@ def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "co
         "mistakes_flagged": sum(r.mistakes_flagged for r in results),
         "false_alarms": sum(r.false_alarms for r in results),
         "skip_aheads": sum(r.skip_aheads for r in results),
-        "sim_seconds_per_game": round(sum(r.sim_ms for r in results) / 1000 / max(games, 1), 1),
+        "sim_seconds_per_game": round(sum(r.sim_ms for r in results) / 1000 / played, 1),
         "wall_seconds": round(wall, 2),
     }
+    if match:
+        report.update({
+            "matches": games,
+            "matches_completed": report["completed"],
+            "hands": sum(r.hands for r in results),
+            # a match's hands whose board ended equal to the engine's
+            "board_matches_engine": sum(r.hands_matching for r in results),
+            "sim_seconds_per_match": report["sim_seconds_per_game"],
+        })
     if faults:
         report["faults_injected"] = sum(r.faults_injected for r in results)
         report["faults_flagged"] = sum(r.faults_flagged for r in results)

@@ -84,6 +84,27 @@ def test_a_match_resumes_anywhere_with_the_same_record():
         assert write_match(again.match) == expected, cut
 
 
+def test_the_arrangers_row_is_taken_only_once_every_seed_they_hold_is_in_it():
+    """A reading between two of the arranger's drops shows their store empty and a seed in
+    every pit while their hand still holds some: not yet their arrangement (taking it made
+    Match.arrange refuse the row, an error out of the board loop)."""
+    session = Session(MemoryStorage(), "layli-goobalay", match=True)
+    game = session.game
+    while not game.over:                    # any hand, played out on the engine
+        game.push(game.legal_moves()[0])
+    session.update(game.pits + list(game.scores))
+    setup = session.setup
+    arranger, held = setup.arranger, setup.holdings[setup.arranger]
+    counts = [0] * 14
+    counts[12 + 1 - arranger] = setup.holdings[1 - arranger]
+    counts[arranger * 6:arranger * 6 + 6] = [1] * 6     # the rest still in the hand
+    session.update(counts)
+    assert setup.phase == ARRANGE and held > 6
+    counts[arranger * 6] += held - 6                    # the last seeds down
+    session.update(counts)
+    assert setup.phase != ARRANGE
+
+
 def test_set_up_needs_counting_mode():
     with pytest.raises(ValueError, match="counting mode"):
         Session(MemoryStorage(), "layli-goobalay", match=True, mode="activity")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from simulator.cli import FAULT_KEYS, KEYS
+from simulator.cli import FAULT_KEYS, KEYS, MATCH_KEYS
 from simulator.run import play_game, run
 
 
@@ -75,6 +75,28 @@ def test_sim_command_with_faults_adds_their_keys():
     assert report["faults_flagged"] == report["faults_injected"] >= 1
 
 
+def test_sim_command_plays_whole_matches_through_the_board_loop():
+    """Issue 15's acceptance, small: matches of hands with mistakes, each next hand set up by
+    players who follow the LEDs (the mirror arrangement), every hand's board equal to the
+    engine's, every mistake flagged. The README's figure runs `--games 20`."""
+    result = layli("sim", "--match", "--games", "2", "--seed", "2", "--mistakes", "0.05",
+                   "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert list(report) == list(MATCH_KEYS)
+    assert report["matches"] == report["matches_completed"] == 2
+    assert report["hands"] == report["board_matches_engine"] == 3       # 1 + 2 hands
+    assert report["mistakes_flagged"] == report["mistakes_made"] > 0
+    assert report["false_alarms"] == 0
+
+
+def test_a_match_with_the_free_arrangement_set_up_by_players_who_follow_the_leds():
+    result = play_game("layli-goobalay", 3, 0.05, options={"arrangement": "free"}, match=True)
+    assert result.completed and result.hands == result.hands_matching == 2
+    assert result.mistakes_flagged == result.mistakes_made and result.false_alarms == 0
+    assert any(event[0] == "hand_ready" for event in result.events)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--mistakes", "2"], "must be at least 0 and at most 0.5"),
     (["--games", "0"], "must be at least 1 and at most 100000"),
@@ -83,6 +105,8 @@ def test_sim_command_with_faults_adds_their_keys():
     (["--option", "colour=red"], "unknown option 'colour'"),
     (["--faults", "-1"], "must be at least 0"),
     (["--faults", "5", "--sensing", "activity"], "--faults breaks load cells"),
+    (["--match", "--variant", "mangala-iv"], "--match: mangala-iv is not played in hands"),
+    (["--match", "--sensing", "activity"], "--match: the next hand is set up from the load"),
 ])
 def test_sim_command_refuses_bad_arguments(args, message):
     result = layli("sim", *args)

@@ -61,7 +61,10 @@ class HandSetup:
                 if counts[pit]:
                     self.wrong[pit] = counts[pit]       # not yet: the arranger goes first
             row = self._row(counts, arranger)
-            if not self.wrong and counts[stores + arranger] == 0 and min(row) >= 1:
+            # every seed they hold placed: a reading between two drops shows the store empty
+            # and a seed in each pit while the hand still holds some
+            if not self.wrong and counts[stores + arranger] == 0 and min(row) >= 1 and \
+                    sum(row) == self.holdings[arranger]:
                 self.rows[arranger] = row
                 self.events.append(("arranged", arranger, row))
                 self.phase = COPY if self.mirror else PLACE
