@@ -33,6 +33,7 @@ from controller.ai import Searcher
 from controller.guide import AWAIT
 from controller.hardware.profile import load as load_profile
 from controller.rules import Game
+from controller.rules.match import Match
 from controller.runner import Runner, open_session
 from controller.sensing import Calibration
 from controller.tournament.agent import JOURNAL, join
@@ -77,23 +78,36 @@ def nodes_for(rating: int) -> int:
     return round(SLOWEST_NODES * (STRONGEST_NODES / SLOWEST_NODES) ** share)
 
 
-def move_seed(game: str, ply: int) -> int:
-    """The seed of the search for ply `ply` of `game`: the same on every run."""
-    return zlib.crc32(("%s#%d" % (game, ply)).encode("utf-8")) or 1
+def move_seed(game: str, ply: int, hand: int = 1) -> int:
+    """The seed of the search for ply `ply` of `game` (of its `hand`, in a match of hands):
+    the same on every run."""
+    text = "%s#%d" % (game, ply) if hand == 1 else "%s#%d#%d" % (game, hand, ply)
+    return zlib.crc32(text.encode("utf-8")) or 1
 
 
-def chosen_move(game: Game, game_id: str, nodes: int) -> int:
+def chosen_move(game: Game, game_id: str, nodes: int, hand: int = 1) -> int:
     """The move a demo player of `nodes` search nodes plays in `game` (the event's game
-    `game_id`): the same whatever the timing, the board or the machine."""
-    return Searcher("strongest", seed=move_seed(game_id, len(game.moves)),
+    `game_id`; in a match of hands, its `hand`): the same whatever the timing, the board or
+    the machine."""
+    return Searcher("strongest", seed=move_seed(game_id, len(game.moves), hand),
                     nodes=nodes).choose(game)
 
 
+def arranged_row(seeds: int, n: int) -> list[int]:
+    """The row a demo player arranges `seeds` into when setting up a match's next hand, as
+    the simulated players do it on the board (`LedPlayer._set_up`: one seed at a time into the
+    emptiest pit, the first of them on a tie): the extra seeds in the first pits."""
+    return [seeds // n + (1 if pit < seeds % n else 0) for pit in range(n)]
+
+
 def set_up_event(store: Store, tables: int, rounds: int, system: str,
-                 seed: int, spare: int = 0) -> dict[str, int]:
+                 seed: int, spare: int = 0, match_format: str = "game",
+                 options: dict[str, Any] | None = None) -> dict[str, int]:
     """The demo's event in an empty `store`: its players (two for each of `tables`) and its
-    tables (`spare` more than the games need); the players' ratings."""
-    store.create_event(EVENT, VARIANT, system=system, rounds=rounds)
+    tables (`spare` more than the games need); the players' ratings. `match_format` "hands":
+    each pairing plays a match of hands; `options`: the variant's (e.g. {"hands": 2})."""
+    store.create_event(EVENT, VARIANT, options, system=system, rounds=rounds,
+                       match_format=match_format)
     ratings = dict(demo_players(2 * tables, seed))
     for name, rating in ratings.items():
         store.register(name, rating)
@@ -186,10 +200,12 @@ class SimulatedTable:
         guide, game = session.guide, session.game
         if self.agent.game is None:
             return None         # no game given yet: the board shows it waits, and so do they
-        if not game.over and guide.phase == AWAIT and guide.hint is None:
+        if session.setup is None and not game.over and guide.phase == AWAIT and \
+                guide.hint is None:
             nodes = self.strength(self.runner.players[game.to_move])
-            guide.show_hint(chosen_move(game, self.agent.game, nodes))
-        return session.frame
+            hand = 1 if session.match is None else len(session.match.games)
+            guide.show_hint(chosen_move(game, self.agent.game, nodes, hand))
+        return session.frame        # (between a match's hands: its set-up, which they follow)
 
 
 @dataclass
@@ -215,7 +231,8 @@ class DemoEvent:
 
     def __init__(self, directory: str | Path, tables: int, rounds: int, *,
                  broker: str = "embedded", system: str = "swiss", speed: float = 0.0,
-                 faults: FaultPlan | None = None, seed: int = 1,
+                 faults: FaultPlan | None = None, seed: int = 1, match_format: str = "game",
+                 options: dict[str, Any] | None = None,
                  on_server: Callable[[TournamentServer], None] | None = None) -> None:
         if tables < 1:
             raise ValueError("a demo needs at least 1 table, not %d" % tables)
@@ -233,7 +250,8 @@ class DemoEvent:
         self.on_server = on_server
         self.database = self.directory / "event.sqlite"
         with Store(self.database) as store:
-            self.ratings = set_up_event(store, tables, rounds, system, seed, spare)
+            self.ratings = set_up_event(store, tables, rounds, system, seed, spare, match_format,
+                                        options)
         self.credentials = Credentials.generate(EVENT, self.table_ids)
         self.credentials.save(self.directory / "credentials.json")
         if broker == "mosquitto":
@@ -444,14 +462,17 @@ class DemoEvent:
 
 
 def reference_standings(tables: int, rounds: int, *, system: str = "swiss",
-                        seed: int = 1) -> list[dict[str, Any]]:
+                        seed: int = 1, match_format: str = "game",
+                        options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The standings a demo of `tables` and `rounds` must end with, worked out without boards,
-    broker or clock: the same players, the same pairing code, and each game played straight
-    on the rules engine with the moves the simulated players choose. A demo whose boards,
-    links or server went wrong anywhere, or recorded a result twice, ends otherwise."""
+    broker or clock: the same players, the same pairing code, and each game (or match of
+    hands, each next hand arranged as the simulated players arrange it) played straight on
+    the rules engine with the moves the simulated players choose. A demo whose boards, links
+    or server went wrong anywhere, or recorded a result twice, ends otherwise."""
     store = Store(":memory:")
     try:
-        ratings = set_up_event(store, tables, rounds, system, seed)
+        ratings = set_up_event(store, tables, rounds, system, seed, match_format=match_format,
+                               options=options)
         server = TournamentServer(store, "mqtt://127.0.0.1:1")     # never connected
         for _ in range(rounds):
             server.pair_next_round()
@@ -459,14 +480,29 @@ def reference_standings(tables: int, rounds: int, *, system: str = "swiss",
             for row in store.games(store.last_round()):
                 if row.table is None:
                     continue
-                game = Game(VARIANT)
                 players = (names[row.pairing.south], names[row.pairing.north])
-                while not game.over:
-                    nodes = nodes_for(ratings[players[game.to_move]])
-                    game.push(chosen_move(game, row.id, nodes))
-                winner = game.winner()
+
+                def play(game: Game, hand: int = 1) -> None:
+                    while not game.over:
+                        nodes = nodes_for(ratings[players[game.to_move]])
+                        game.push(chosen_move(game, row.id, nodes, hand))
+
+                if match_format == "hands":
+                    match = Match(VARIANT, options)
+                    while True:
+                        play(match.game, len(match.games))
+                        match.end_hand()
+                        if match.over:
+                            break
+                        held = match.holdings[match.arranger]
+                        match.arrange(arranged_row(held, match.rules.n))    # mirrored
+                    winner, seeds = match.winner, match.holdings
+                else:
+                    game = Game(VARIANT, options)
+                    play(game)
+                    winner, seeds = game.winner(), game.scores
                 points = 0.5 if winner is None else 1.0 - winner
-                store.record_result(row.id, Result(points, *game.scores), "", "arbiter")
+                store.record_result(row.id, Result(points, *seeds), "", "arbiter")
         return standings_rows(store)
     finally:
         store.close()

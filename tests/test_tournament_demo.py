@@ -20,14 +20,14 @@ needs_mosquitto = pytest.mark.skipif(
 
 
 def check_event(summary: dict, tables: int, rounds: int, system: str = "swiss",
-                database: Path | None = None) -> None:
+                database: Path | None = None, **event) -> None:
     assert summary["games"] == summary["results_recorded"] == tables * rounds
     if summary["rejected"] and database is not None:
         with Store(database) as store:
             why = [(row.topic, row.reason, row.detail) for row in store.rejected()]
         raise AssertionError("the server rejected %d message(s): %s" % (summary["rejected"], why))
     assert summary["rejected"] == 0
-    assert summary["standings"] == reference_standings(tables, rounds, system=system)
+    assert summary["standings"] == reference_standings(tables, rounds, system=system, **event)
 
 
 def test_a_small_event_with_every_fault_on_the_embedded_broker(tmp_path):
@@ -57,6 +57,18 @@ def test_a_board_that_dies_mid_game_has_its_game_moved_to_a_spare_table(tmp_path
         assert game.table == "table-3" and game.source == "board"
         assert len(read(game.record)[0].moves) > moved.ply    # its record has every move
         assert dead in [row.table for row in store.games(2)]  # the mended board plays on
+
+def test_an_event_of_matches_of_hands(tmp_path):
+    """Issue 15: a `--format hands` event played to the end, each match's next hands set up on
+    the boards by players who follow the LEDs, as a reference worked out on the engine says
+    (two hands at most a match, to keep it short)."""
+    event = {"match_format": "hands", "options": {"hands": 2}}
+    summary = DemoEvent(tmp_path, tables=2, rounds=2, **event).run(timeout=300)
+    check_event(summary, 2, 2, database=tmp_path / "event.sqlite", **event)
+    with Store(tmp_path / "event.sqlite") as store:
+        records = [read(row.record)[0] for row in store.games() if row.record]
+    assert len(records) == 4 and all(len(match.games) == 2 for match in records)
+
 
 def test_a_round_robin_event(tmp_path):
     summary = DemoEvent(tmp_path, tables=2, rounds=3, system="round-robin").run(timeout=300)
@@ -103,6 +115,8 @@ def test_the_demo_command_prints_its_summary_as_json(capsys):
     (["--rounds", "x"], "--rounds"),
     (["--broker", "rabbit"], "--broker"),
     (["--system", "round-robin", "--tables", "2", "--rounds", "4"], "round robin of 4 players"),
+    (["--format", "rounds"], "--format"),
+    (["--option", "colour=red"], "unknown option 'colour'"),
 ])
 def test_bad_demo_arguments_are_refused(argv, words, capsys):
     with pytest.raises(SystemExit) as stopped:

@@ -20,7 +20,7 @@ import sys
 import time
 import webbrowser
 
-from controller.commands.common import ranged, until_stopped
+from controller.commands.common import parse_options, ranged, until_stopped
 from controller.errors import UsageError
 
 DEFAULT_PORT = 8770
@@ -34,6 +34,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--system", choices=("swiss", "round-robin"), default="swiss",
                         help="pairing system (default swiss; a round robin of 2 x tables "
                              "players has 2 x tables - 1 rounds)")
+    parser.add_argument("--format", choices=("game", "hands"), default="game",
+                        help="a pairing plays one game (default) or a match of hands, each "
+                             "next hand set up on the board as its LEDs lead the players")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a variant option for the event (repeatable), e.g. hands=3 to "
+                             "cap a match's hands")
     parser.add_argument("--broker", choices=("embedded", "mosquitto"), default="embedded",
                         help="the embedded broker (default: needs nothing installed) or a "
                              "Mosquitto the demo starts")
@@ -59,13 +65,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from controller.rules import Rules
     from controller.tournament.broker import BrokerError
-    from simulator.tournament import (DemoEvent, FaultPlan, reference_standings, remove,
+    from simulator.tournament import (VARIANT, DemoEvent, FaultPlan, reference_standings, remove,
                                             temporary_directory)
 
     if args.system == "round-robin" and args.rounds > 2 * args.tables - 1:
         raise UsageError("--rounds %d: a round robin of %d players has %d rounds" % (
             args.rounds, 2 * args.tables, 2 * args.tables - 1))
+    options = parse_options(args.option) or None
+    Rules(VARIANT, options)                     # bad options: one line, before the event
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
     # every board's guide logs the players' steps; at dozens of tables only errors matter
     logging.getLogger("layli").setLevel(logging.ERROR)
@@ -78,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     pages = None if args.json else _Pages(args.port, not args.no_browser)
     try:
         event = DemoEvent(directory, args.tables, args.rounds, broker=args.broker,
-                          system=args.system, speed=speed,
+                          system=args.system, speed=speed, match_format=args.format,
+                          options=options,
                           faults=FaultPlan(table_dies_round=1) if args.faults else None,
                           on_server=pages.serve if pages else None)
         start = time.monotonic()
@@ -88,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(error))
         summary["seconds"] = round(time.monotonic() - start, 1)
         summary["standings_equal_reference"] = summary["standings"] == reference_standings(
-            args.tables, args.rounds, system=args.system)
+            args.tables, args.rounds, system=args.system, match_format=args.format,
+            options=options)
         if args.json:
             print(json.dumps(summary))
         else:
