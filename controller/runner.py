@@ -43,8 +43,11 @@ from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
 from controller.sensing.activity import ActivitySensor
 from controller.session import FileStorage, Session
-from controller.session.loop import (FAULT, GAME_OVER, HINT, MISTAKE, MOVE_DONE,
-                                     NEW_GAME, OFFER, UNDO, BoardLoop)
+from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, GAME_OVER, HAND_OVER,
+                                     HAND_READY, MATCH_OVER, MISTAKE, MOVE_ABANDONED, MOVE_DONE,
+                                     MOVE_STARTED, MOVE_TAKEN_BACK, PASSED, SENSOR_FAULT,
+                                     SKIP_OFFERED, SKIPPED)
+from controller.session.loop import HINT, NEW_GAME, UNDO, BoardLoop, Sound
 from controller.session.session import SessionError
 
 log = logging.getLogger("layli")
@@ -53,8 +56,8 @@ SAID = 12       # the recent events in words that the runner keeps for the compa
 
 
 # the buzzer's pattern (a name of controller.drivers.gpio.BEEPS) for each of the loop's sounds
-BEEPS_FOR = {MOVE_DONE: "move_done", OFFER: "move_done", FAULT: "mistake", MISTAKE: "mistake",
-             GAME_OVER: "game_over"}
+BEEPS_FOR = {Sound.MOVE_DONE: "move_done", Sound.OFFER: "move_done", Sound.FAULT: "mistake",
+             Sound.MISTAKE: "mistake", Sound.GAME_OVER: "game_over"}
 
 
 class BoardIO(Protocol):
@@ -252,7 +255,7 @@ class Runner:
             if text:
                 self.said.append(text)
                 self.said_count += 1
-                log.log(logging.WARNING if event[0] in ("mistake", "fault") else logging.INFO,
+                log.log(logging.WARNING if event[0] in (MISTAKE, SENSOR_FAULT) else logging.INFO,
                         text)
         if self.loop.calibration_due:
             self.loop.calibration_due = False
@@ -285,11 +288,11 @@ def describe(event: tuple, game: Game, players: tuple[str, str] = SIDES) -> str 
     `players` are South's and North's names."""
     kind = event[0]
     n = game.rules.n
-    if kind == "move_started":
+    if kind == MOVE_STARTED:
         return "move started: %s pit %d" % (players[game.to_move], event[1])
-    if kind == "move_done":
+    if kind == MOVE_DONE:
         return "move done: pit %d (ply %d)" % (event[1], len(game.moves))
-    if kind == "mistake":
+    if kind == MISTAKE:
         if event[1] == "wrong_pit":
             return "mistake: a seed in %s, it goes into %s" % (
                 place_words(event[2], n, players), place_words(event[3], n, players))
@@ -299,25 +302,24 @@ def describe(event: tuple, game: Game, players: tuple[str, str] = SIDES) -> str 
                     event[2].items()))
         return "mistake: %s at %s" % (event[1].replace("_", " "),
                                           place_words(event[2], n, players))
-    if kind == "fault":
+    if kind == SENSOR_FAULT:
         return "sensor fault at %s: %s (confirm steps there by hand)" % (
             place_words(event[1], n, players), event[2])
-    if kind == "game_over":
+    if kind == GAME_OVER:
         return "game over: %s %d, %s %d" % (players[0], event[1][0], players[1], event[1][1])
-    if kind == "hand_over":
+    if kind == HAND_OVER:
         return "hand over: %s holds %d seeds, %s %d" % (
             players[0], event[1][0], players[1], event[1][1])
-    if kind == "match_over":
+    if kind == MATCH_OVER:
         return "match over: %s (%s)" % (
             "a draw" if event[1] is None else "%s wins" % players[event[1]], event[2])
-    if kind == "arranged":
+    if kind == ARRANGED:
         return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
-    if kind == "hand_ready":
+    if kind == HAND_READY:
         return "the next hand is set: it starts"
-    if kind == "skip_offered":
+    if kind == SKIP_OFFERED:
         return "a long relay: press confirm to skip ahead to the move's result"
-    if kind in ("skipped", "move_taken_back", "move_abandoned",
-                "board_matches", "confirmed", "pass"):
+    if kind in (SKIPPED, MOVE_TAKEN_BACK, MOVE_ABANDONED, BOARD_MATCHES, CONFIRMED, PASSED):
         return kind.replace("_", " ") + ("" if len(event) < 2 else ": %s" % (event[1],))
     return None
 

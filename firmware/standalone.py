@@ -48,7 +48,7 @@ from controller.rules.variants import RulesError
 from controller.sensing import Calibration, CountingSensor, SensingError
 from controller.sensing.counting import STEADY_MS
 from controller.session import FileStorage, Session, SessionError, SYNC_MOVE
-from controller.session.loop import BoardLoop, FAULT, GAME_OVER, MISTAKE, MOVE_DONE, OFFER
+from controller.session.loop import BoardLoop, Sound
 
 from leds import led_places
 
@@ -81,8 +81,10 @@ PACED_CHANNELS = 14             # a counted place is judged again every STEADY_M
 UNSAVED = "calibration not saved: the Pico's memory is full (tried again after the next move)"
 
 # the board loop's sounds as (hz, ms) notes; 0 hz is a rest
-TUNES = {MOVE_DONE: ((1319, 50),), MISTAKE: ((196, 250),), OFFER: ((988, 50), (0, 50), (988, 50)),
-         GAME_OVER: ((523, 150), (659, 150), (784, 150), (1047, 400)), FAULT: ((147, 500),)}
+TUNES = {Sound.MOVE_DONE: ((1319, 50),), Sound.MISTAKE: ((196, 250),),
+         Sound.OFFER: ((988, 50), (0, 50), (988, 50)),
+         Sound.GAME_OVER: ((523, 150), (659, 150), (784, 150), (1047, 400)),
+         Sound.FAULT: ((147, 500),)}
 HINT_LEVEL = "pico"             # the computer opponent's level a hint comes from (bounded
                                 # nodes and memory)
 
@@ -486,7 +488,7 @@ class Standalone:
             self.loop.press(button)
         except MemoryError:             # the heap too full to load or run the hint's search
             self.problem = "no hint: the Pico's memory is full"
-            self._play(MISTAKE)
+            self._play(Sound.MISTAKE)
 
     def _play(self, sound):
         buzzer = self.device.buzzer
@@ -501,7 +503,7 @@ class Standalone:
         buzzer = self.device.buzzer
         for event in events:
             if buzzer is not None:
-                buzzer.play(TUNES[MOVE_DONE if event[0] == "accepted" else MISTAKE])
+                buzzer.play(TUNES[Sound.MOVE_DONE if event[0] == "accepted" else Sound.MISTAKE])
             if event[0] == "refused":
                 self.problem = calibrating.problem
         if calibrating.calibration is not None:

@@ -24,6 +24,7 @@ import json
 import os
 import sys
 
+from controller.guide.events import MISTAKE
 from controller.guide.frame import Frame
 from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             out.write(json.dumps(write_game(session.game)) + "\n")
             out.flush()
             return 0
-        events = [list(event[:2]) if event[0] != "mistake" else ["mistake"]
+        events = [list(event[:2]) if event[0] != MISTAKE else [MISTAKE]
                   for event in loop.react()]
         if loop.calibration_due:
             loop.calibration_due = False

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from controller.guide.events import GAME_OVER, SKIP_OFFERED
 from controller.guide.frame import Frame, OFF, DARK
 from controller.rules import Game
 from simulator.board import PhysicalBoard
@@ -112,9 +113,9 @@ def play_with_restarts(variant: str, seed: int, kills: int, workdir: str,
                 text, events = reply.split(" ", 1)
                 frame = parse_frame(text)
                 for event in json.loads(events):
-                    if event[0] == "skip_offered":
+                    if event[0] == SKIP_OFFERED:
                         frame = parse_frame(controller.send("S").split(" ", 1)[0])
-                    elif event[0] == "game_over":
+                    elif event[0] == GAME_OVER:
                         over = True
             if not over:
                 hands.turn(frame)

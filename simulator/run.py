@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from controller.guide import OVER, SKIP
+from controller.guide.events import HAND_OVER, SENSOR_FAULT, SKIP_OFFERED, STEP_DONE
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
 from controller.rules import Game
 from controller.sensing import CountingSensor
@@ -95,7 +96,7 @@ class _Watcher:
             elif guide.consistent(truth) and guide.phase != SKIP:
                 self.result.false_alarms += 1
         self.showing = shows
-        if self.pending and any(event[0] == "step_done" for event in events):
+        if self.pending and any(event[0] == STEP_DONE for event in events):
             self.pending = False        # a step accepted with the mistake unshown: missed
 
 
@@ -122,7 +123,7 @@ class FaultPlan:
     def step(self, now_ms: int, events: list) -> None:
         if self.current is not None:
             channel, until, flagged = self.current
-            if any(e[0] == "fault" and e[1] == channel for e in events):
+            if any(e[0] == SENSOR_FAULT and e[1] == channel for e in events):
                 flagged = True
             self.current = (channel, until, flagged)
             if now_ms >= until:
@@ -246,13 +247,13 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
 
     while not over() and clock.now_ms < GAME_LIMIT_MS:
         events = read(clock.now_ms + STEP_MS)
-        if any(event[0] == "hand_over" for event in events):
+        if any(event[0] == HAND_OVER for event in events):
             _hand_over(session, board, result)
         if plan is not None:
             plan.step(clock.now_ms, events)
         watcher.saw(session.guide, events, board.counts(), not board.hand)
         result.events.extend(events)
-        if any(event[0] == "skip_offered" for event in events) and skip:
+        if any(event[0] == SKIP_OFFERED for event in events) and skip:
             # the players press CONFIRM, which takes the offer
             if loop.confirm():
                 result.skip_aheads += 1

@@ -28,6 +28,9 @@ Portable core: MicroPython subset.
 
 from ..rules.script import Board
 from ..rules.game import SOUTH, NORTH
+from .events import (BOARD_MATCHES, CONFIRMED, GAME_OVER, MISTAKE, MISTAKE_CLEARED,
+                     MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK, PASSED,
+                     SENSOR_FAULT, SKIPPED, SKIP_AHEAD, SKIP_OFFERED, STEP_DONE)
 from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT, STEADY, UUR,
                     DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS, BROKEN,
                     WIN)
@@ -161,7 +164,7 @@ class Guide:
         if pit in self.flagged:
             self.flagged.remove(pit)                # taken back, or acknowledged
             self.mistake = None
-            self.events.append(("mistake_cleared", pit))
+            self.events.append((MISTAKE_CLEARED, pit))
             if self.phase == SOWING and self.done == len(self.script) and not self.flagged:
                 self._complete()
         elif self.phase == AWAIT:
@@ -193,13 +196,13 @@ class Guide:
         elif self.phase == SOWING and not self.flagged and self.done < len(self.script):
             place = self._step_place(self.script[self.done])
             if place is not None and self.faults[place]:
-                self.events.append(("confirmed", place))
+                self.events.append((CONFIRMED, place))
                 self._advance(1)
         elif self.phase == AWAIT:
             # a lifted pit whose sensor is faulty: unambiguous only when it is the one such
             faulty = [pit for pit in self._legal_pits() if self.faults[pit]]
             if len(faulty) == 1:
-                self.events.append(("confirmed", faulty[0]))
+                self.events.append((CONFIRMED, faulty[0]))
                 self._start(self._move_of(faulty[0]), 1)
         self._redraw()
 
@@ -212,7 +215,7 @@ class Guide:
             if self.faults[pit]:
                 self.flagged.remove(pit)
                 self.mistake = None
-                self.events.append(("mistake_cleared", pit))
+                self.events.append((MISTAKE_CLEARED, pit))
         self._redraw()
         return self.frame
 
@@ -224,7 +227,7 @@ class Guide:
         self.phase = SKIP
         self.before = self.board.places()
         self.target = self._final_board()
-        self.events.append(("skip_ahead", self.move))
+        self.events.append((SKIP_AHEAD, self.move))
         self._rejudge()
         self._redraw()
         return True
@@ -233,10 +236,10 @@ class Guide:
         """Take back the move in progress, or the last move: the board is led back to the
         position before it."""
         if self.phase == SOWING or self.phase == SKIP:
-            self.events.append(("move_abandoned", self.move))
+            self.events.append((MOVE_ABANDONED, self.move))
         elif self.game.moves:
             move = self.game.pop()
-            self.events.append(("move_taken_back", move))
+            self.events.append((MOVE_TAKEN_BACK, move))
         else:
             return False
         self._restore()
@@ -410,7 +413,7 @@ class Guide:
         self.skip_offered = False
         self.phase = SOWING
         self.hint = None
-        self.events.append(("move_started", move))
+        self.events.append((MOVE_STARTED, move))
         self._advance(done)
 
     def _advance(self, steps):
@@ -425,7 +428,7 @@ class Guide:
             self.done += 1
             if step[0] == "pick":
                 self.laps += 1
-            self.events.append(("step_done", self.done))
+            self.events.append((STEP_DONE, self.done))
         self._skip_passes()
         if self.done == len(self.script):
             if not self.flagged:        # activity mode: a flashing pit must be put right first
@@ -433,18 +436,18 @@ class Guide:
         elif (self.mode == COUNTING and not self.skip_offered and self.laps > SKIP_AFTER_LAPS
               and len(self.script) - self.done >= SKIP_MIN_STEPS and not self._faulty()):
             self.skip_offered = True
-            self.events.append(("skip_offered", self.move))
+            self.events.append((SKIP_OFFERED, self.move))
 
     def _skip_passes(self):
         while self.done < len(self.script) and self.script[self.done][0] == "pass":
-            self.events.append(("pass", self.script[self.done][1]))
+            self.events.append((PASSED, self.script[self.done][1]))
             self.done += 1
 
     def _complete(self):
         self.game.push(self.move)
-        self.events.append(("move_done", self.move))
+        self.events.append((MOVE_DONE, self.move))
         if self.game.over:
-            self.events.append(("game_over", self.game.scores))
+            self.events.append((GAME_OVER, self.game.scores))
         self.confirmed = False
         self._await()
 
@@ -470,7 +473,7 @@ class Guide:
             if fault != self.faults[place]:
                 self.faults[place] = fault
                 if fault:
-                    self.events.append(("fault", place, fault))
+                    self.events.append((SENSOR_FAULT, place, fault))
 
     def _agrees(self, counts, settled, expected, changed):
         """`counts` agree with `expected`: every settled, trusted place is equal, and every
@@ -684,14 +687,14 @@ class Guide:
     def _target_reached(self):
         self.mistake = None
         if self.phase == SKIP:
-            self.events.append(("skipped", self.move))
+            self.events.append((SKIPPED, self.move))
             self.done = len(self.script)
             self._complete()
         elif self.back_to == SOWING:
             self.phase = SOWING
-            self.events.append(("board_matches",))
+            self.events.append((BOARD_MATCHES,))
         else:
-            self.events.append(("board_matches",))
+            self.events.append((BOARD_MATCHES,))
             self._await()
 
     def _show_mistake(self, counts, settled, boards, step):
@@ -725,12 +728,12 @@ class Guide:
                 mistake = ("wrong_pit", extra[0], step[1])
                 if mistake != self.mistake:
                     self.mistake = mistake
-                    self.events.append(("mistake",) + mistake)
+                    self.events.append((MISTAKE,) + mistake)
                 return
         mistake = ("difference", diff)
         if self.mistake is None or self.mistake[0] != "difference" or self.mistake[1] != diff:
             self.mistake = mistake
-            self.events.append(("mistake", "difference", diff))
+            self.events.append((MISTAKE, "difference", diff))
 
     # --- activity mode --------------------------------------------------------------------
 
@@ -744,7 +747,7 @@ class Guide:
     def _flag(self, pit, kind):
         self.flagged.add(pit)
         self.mistake = (kind, pit)
-        self.events.append(("mistake", kind, pit))
+        self.events.append((MISTAKE, kind, pit))
 
     # --- the frame ------------------------------------------------------------------------
 

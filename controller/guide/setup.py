@@ -15,6 +15,7 @@ is checked by `Match.arrange`, which starts the hand.
 Portable core: MicroPython subset. Counting mode only: digital sensors cannot read counts.
 """
 
+from .events import ARRANGED, HAND_READY
 from .frame import (Frame, PLAYER_COLOURS, TOO_MANY, TOO_FEW, DROP, PICK, MORE,
                     LESS)
 
@@ -66,7 +67,7 @@ class HandSetup:
             if not self.wrong and counts[stores + arranger] == 0 and min(row) >= 1 and \
                     sum(row) == self.holdings[arranger]:
                 self.rows[arranger] = row
-                self.events.append(("arranged", arranger, row))
+                self.events.append((ARRANGED, arranger, row))
                 self.phase = COPY if self.mirror else PLACE
         if self.phase == COPY:
             target = counts[:]
@@ -95,7 +96,7 @@ class HandSetup:
         self.rows[self.other] = other_row
         self.game = self.match.arrange(self.rows[self.arranger], other_row)
         self.phase = READY
-        self.events.append(("hand_ready", self.rows[0], self.rows[1]))
+        self.events.append((HAND_READY, self.rows[0], self.rows[1]))
 
     def _render(self):
         frame = Frame(self.size)

@@ -32,6 +32,8 @@ loop"):
 Portable core: MicroPython subset.
 """
 
+from ..guide.events import (GAME_OVER, MATCH_OVER, MISTAKE, MOVE_DONE, SENSOR_FAULT,
+                            SKIP_OFFERED, STEP_DONE)
 from ..guide.guide import AWAIT, COUNTING, SOWING
 
 # the buttons, by number: protocol.messages.BUTTONS[i] names button i
@@ -40,16 +42,23 @@ NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 HOST_HINTS = "medium"       # a hint's level on a host: ai.hints.HINT_LEVEL (the ai is loaded
                             # at the first hint, not with this module)
 
+
+
+class Sound:
+    """The board's sounds, by name: each board plays them its own way (a Pi's buzzer
+    patterns, a Pico's tunes)."""
+    MOVE_DONE = "move_done"
+    OFFER = "offer"             # a long relay: CONFIRM skips ahead
+    FAULT = "fault"             # a sensor cannot be believed
+    MISTAKE = "mistake"
+    GAME_OVER = "game_over"
+
+
 # the sounds, the most urgent last: a batch of events plays the most urgent of its sounds
-MOVE_DONE = "move_done"
-OFFER = "offer"
-FAULT = "fault"
-MISTAKE = "mistake"
-GAME_OVER = "game_over"
-SOUNDS = (MOVE_DONE, OFFER, FAULT, MISTAKE, GAME_OVER)
+SOUNDS = (Sound.MOVE_DONE, Sound.OFFER, Sound.FAULT, Sound.MISTAKE, Sound.GAME_OVER)
 # event kind -> the urgency of its sound (an index of SOUNDS, +1: 0 is silence)
-_URGENCY = {"move_done": 1, "skip_offered": 2, "fault": 3, "mistake": 4, "game_over": 5,
-            "match_over": 5}
+_URGENCY = {MOVE_DONE: 1, SKIP_OFFERED: 2, SENSOR_FAULT: 3, MISTAKE: 4, GAME_OVER: 5,
+            MATCH_OVER: 5}
 
 RECENT = 16                 # the events kept in `recent`
 _NONE = ()
@@ -60,10 +69,10 @@ class BoardLoop:
 
     `session`: the game (`controller.session.Session`); `sensor`: a `CountingSensor`, an
     `ActivitySensor`, or None for a board whose counts are given (`update`). The outputs are
-    callables, each optional: `sound(name)` plays one of SOUNDS; `new_session()` makes the
-    next game's session (without it NEW GAME does nothing); `finished(game)` keeps a game that
-    ended or was left for a new one (a record). `compact` keeps the counts for the session in
-    a bytearray when every seed in play fits a byte (a Pico's heap)."""
+    callables, each optional: `sound(name)` plays one of SOUNDS (a `Sound`); `new_session()`
+    makes the next game's session (without it NEW GAME does nothing); `finished(game)` keeps a
+    game that ended or was left for a new one (a record). `compact` keeps the counts for the
+    session in a bytearray when every seed in play fits a byte (a Pico's heap)."""
 
     def __init__(self, session, sensor=None, sound=None, new_session=None, finished=None,
                  hint_level=HOST_HINTS, hint_reasons=False, compact=False):
@@ -241,14 +250,14 @@ class BoardLoop:
         urgency = 0
         for event in events:
             kind = event[0]
-            if kind == "step_done":         # most events: no sound, nothing to note
+            if kind == STEP_DONE:           # most events: no sound, nothing to note
                 continue
             level = _URGENCY.get(kind, 0)
             if level > urgency:
                 urgency = level
-            if kind == "move_done":
+            if kind == MOVE_DONE:
                 self.calibration_due = True
-            elif kind == "game_over":
+            elif kind == GAME_OVER:
                 self._keep(session.game)
         if urgency and self.sound is not None:
             self.sound(SOUNDS[urgency - 1])

@@ -27,16 +27,17 @@ import json
 from ..rules.game import Game
 from ..rules.variants import RulesError, format_value
 from ..guide.guide import Guide, AWAIT, COUNTING, RESTORE, SKIP
+from ..guide.events import (HAND_OVER, MATCH_OVER, MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED,
+                            MOVE_TAKEN_BACK, RESUMED, SKIP_AHEAD, STEP_DONE)
 
 SYNC_STEP = "step"
 SYNC_MOVE = "move"
 
 # guide event -> journal entry
-_LOGGED = ("move_started", "step_done", "move_done", "move_abandoned", "move_taken_back",
-           "skip_ahead")
+_LOGGED = (MOVE_STARTED, STEP_DONE, MOVE_DONE, MOVE_ABANDONED, MOVE_TAKEN_BACK, SKIP_AHEAD)
 # the journal's word for a move's event (a dict made once: a Pico's reading that completes a
 # move would otherwise find room for one in a nearly full heap)
-_SHORT = {"move_started": "start", "move_done": "move", "skip_ahead": "skip"}
+_SHORT = {MOVE_STARTED: "start", MOVE_DONE: "move", SKIP_AHEAD: "skip"}
 
 
 class SessionError(ValueError):
@@ -129,9 +130,9 @@ class Session:
 
     def _end_hand(self):
         holdings = self.match.end_hand()
-        self.events.append(("hand_over", holdings))
+        self.events.append((HAND_OVER, holdings))
         if self.match.over:
-            self.events.append(("match_over", self.match.winner, self.match.end_reason))
+            self.events.append((MATCH_OVER, self.match.winner, self.match.end_reason))
         else:
             from ..guide.setup import HandSetup
             self.setup = HandSetup(self.match)
@@ -229,18 +230,18 @@ class Session:
             kind = event[0]
             if kind not in _LOGGED:
                 continue
-            if kind == "step_done":
+            if kind == STEP_DONE:
                 if self.sync == SYNC_MOVE:
                     # it would reach the storage only with the line of the move that it is a
                     # step of (which says more), and a Pico's reading that accepts a step
                     # would make a string for it on a nearly full heap
                     continue
                 line = '{"e": "step", "done": %d}' % event[1]
-            elif kind == "move_taken_back" or kind == "move_abandoned":
-                line = '{"e": "%s"}' % ("takeback" if kind == "move_taken_back" else "abandon")
+            elif kind == MOVE_TAKEN_BACK or kind == MOVE_ABANDONED:
+                line = '{"e": "%s"}' % ("takeback" if kind == MOVE_TAKEN_BACK else "abandon")
             else:
                 line = '{"e": "%s", "move": %d}' % (_SHORT[kind], event[1])
-                synced_move = synced_move or kind == "move_done"
+                synced_move = synced_move or kind == MOVE_DONE
             self.storage.append(line)
             wrote = True
         if wrote and (self.sync == SYNC_STEP or synced_move):
@@ -304,7 +305,7 @@ class Session:
             if skipping:
                 session.guide.skip_ahead()
         session.guide.take_events()
-        session.events.append(("resumed", len(game.moves), pending, done))
+        session.events.append((RESUMED, len(game.moves), pending, done))
         return session
 
 

@@ -56,9 +56,11 @@ from typing import Callable
 
 from controller.drivers.pico import PicoBridge
 from controller.drivers.serial_link import SerialLink
+from controller.guide.events import CONFIRMED, MISTAKE
 from controller.guide.frame import COLOURS, DARK, DROP, FLASH, LESS, MORE, OFF, PATTERNS, Frame
 from controller.guide.guide import AWAIT, OVER, SOWING
 from controller.guide.pixels import PALETTE, level
+from controller.session.loop import SOUNDS, Sound
 from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
 from controller.rules import Game
@@ -445,9 +447,9 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         "board": board.counts(), "engine": engine,
         "kinds": sorted(kinds), "most_laps": laps,
         "mistakes_made": len(player.mistakes),
-        "mistakes_flagged": events.count("mistake"),
+        "mistakes_flagged": events.count(MISTAKE),
         "mistakes_put_right": put_right,
-        "confirms": events.count("confirmed"),
+        "confirms": events.count(CONFIRMED),
         "frames_read": eyes.frames_read, "frames_not_sent": io.mismatched,
         "unclear_looks": eyes.unclear,
         "strip_looks": eyes.reader.looks, "torn_rings": eyes.reader.torn,
@@ -478,15 +480,20 @@ STANDALONE_PATIENCE_MS = 1500   # a standalone board's LEDs follow a step within
 
 
 def _tunes() -> dict[str, tuple]:
-    """firmware/standalone.py's tunes by the event each tells ("move_done", "mistake",
-    "offer", "game_over", "fault"), read from its source (it imports Pico-only modules)."""
+    """firmware/standalone.py's tunes by the board loop's sound each plays ("move_done",
+    "mistake", "offer", "game_over", "fault"): its TUNES, read from its source (it imports
+    Pico-only modules), keyed by the names of controller.session.loop's sounds."""
     tree = ast.parse((FIRMWARE / "standalone.py").read_text(encoding="utf-8"))
     tunes = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], ast.Name) and node.targets[0].id in (
-                "MOVE_DONE", "MISTAKE", "OFFER", "GAME_OVER", "FAULT"):
-            tunes[node.targets[0].id.lower()] = ast.literal_eval(node.value)
+                node.targets[0], ast.Name) and node.targets[0].id == "TUNES":
+            assert isinstance(node.value, ast.Dict)
+            for key, value in zip(node.value.keys, node.value.values):
+                assert isinstance(key, ast.Attribute)           # Sound.MOVE_DONE, ...
+                tunes[key.attr.lower()] = ast.literal_eval(value)
+    if sorted(tunes) != sorted(SOUNDS):
+        raise ValueError("firmware/standalone.py's TUNES: %s" % sorted(tunes))
     return tunes
 
 
@@ -683,13 +690,13 @@ def play_standalone(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.
             hands.turn(eyes.read_frame)
         finger.turn()
         if turns % LISTEN_TURNS == 0:
-            told = ears.count("move_done")
+            told = ears.count(Sound.MOVE_DONE)
             ears.listen()
-            if progress is not None and ears.count("move_done") != told:
+            if progress is not None and ears.count(Sound.MOVE_DONE) != told:
                 progress("move %d heard done at %.1f s emulated, %.0f s wall" % (
-                    ears.count("move_done"), clock.now_ms / 1000,
+                    ears.count(Sound.MOVE_DONE), clock.now_ms / 1000,
                     time.perf_counter() - started))
-            if ears.count("game_over") or (moves and ears.count("move_done") >= moves):
+            if ears.count(Sound.GAME_OVER) or (moves and ears.count(Sound.MOVE_DONE) >= moves):
                 at_work = False     # the players step back once their hands are free
         if not at_work and board.idle and not board.hand and finger.holding is None:
             break
@@ -721,9 +728,9 @@ def play_standalone(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.
         "board_matches_engine": board.counts() == replayed["engine"],
         "board": board.counts(), "engine": replayed["engine"],
         "kinds": replayed["kinds"], "most_laps": replayed["most_laps"],
-        "moves_heard": ears.count("move_done"),
+        "moves_heard": ears.count(Sound.MOVE_DONE),
         "mistakes_made": len(player.mistakes),
-        "mistakes_heard": ears.count("mistake"),
+        "mistakes_heard": ears.count(Sound.MISTAKE),
         "mistakes_put_right": put_right,
         "tunes_heard": ears.heard, "unknown_tones": ears.unknown,
         "frames_read": eyes.frames_read, "unclear_looks": eyes.unclear,

@@ -35,7 +35,7 @@ def _wire(pixels):
 def test_standalone_mode_drives_the_board_loop():
     """The Pico alone runs the board loop every board runs (controller.session.loop): its
     readings reach the session through it and its presses and sounds are the loop's."""
-    from controller.session.loop import BoardLoop, MOVE_DONE
+    from controller.session.loop import BoardLoop, Sound
     clock, device, app, folder = _standalone()
     assert isinstance(app.loop, BoardLoop) and app.loop.sensor is app.sensor
     assert app.loop.compact and app.loop.hint_level == "pico"
@@ -46,8 +46,8 @@ def test_standalone_mode_drives_the_board_loop():
     assert app.session.guide.hint == app.loop.hint_move(app.session.game)
     played = []
     device.buzzer.play = played.append
-    app.loop.sound(MOVE_DONE)
-    assert played == [TUNES[MOVE_DONE]]
+    app.loop.sound(Sound.MOVE_DONE)
+    assert played == [TUNES[Sound.MOVE_DONE]]
 
 
 def test_first_moves_of_a_game():

@@ -26,6 +26,9 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.guide.events import (BOARD_MATCHES, CONFIRMED, GAME_OVER, MISTAKE, MOVE_ABANDONED,
+                                     MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK, PASSED,
+                                     SENSOR_FAULT, SKIP_AHEAD, SKIP_OFFERED, SKIPPED)
 from controller.ai import Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
@@ -337,40 +340,40 @@ class Table:
     def describe(self, event: tuple) -> str | None:
         """One guide or session event in words (None for the ones not worth a line)."""
         kind = event[0]
-        if kind == "move_started":
+        if kind == MOVE_STARTED:
             return "%s lifts pit %d" % (SIDES[self.guide.mover], event[1])
-        if kind == "move_done":
+        if kind == MOVE_DONE:
             return "%s played pit %d" % (SIDES[self.guide.mover], event[1])
-        if kind == "mistake" and event[1] == "wrong_pit":
+        if kind == MISTAKE and event[1] == "wrong_pit":
             return "a seed went into %s: it belongs in %s" % (self.place_name(event[2]),
                                                               self.place_name(event[3]))
-        if kind == "mistake" and event[1] == "difference":
+        if kind == MISTAKE and event[1] == "difference":
             parts = ["%s has %d too %s" % (self.place_name(place), abs(delta),
                                            "many" if delta > 0 else "few")
                      for place, delta in sorted(event[2].items())]
             # in a target view the difference is the work to do, not a mistake
             work = self.guide.phase in (SKIP, RESTORE)
             return ("to set the board: " if work else "the board differs: ") + ", ".join(parts)
-        if kind == "skip_offered":
+        if kind == SKIP_OFFERED:
             return "a long relay: skip ahead (s) sets the board to the move's result"
-        if kind == "skip_ahead":
+        if kind == SKIP_AHEAD:
             return "skip ahead: set every lit place to its count"
-        if kind == "skipped":
+        if kind == SKIPPED:
             return "skipped to the end of pit %d's move" % event[1]
-        if kind == "move_taken_back":
+        if kind == MOVE_TAKEN_BACK:
             return "pit %d taken back: put the seeds back as the LEDs show" % event[1]
-        if kind == "move_abandoned":
+        if kind == MOVE_ABANDONED:
             return "the move in progress is taken back: put the seeds back"
-        if kind == "board_matches":
+        if kind == BOARD_MATCHES:
             return "the board matches again"
-        if kind == "pass":
+        if kind == PASSED:
             return "%s has no stones and passes" % SIDES[event[1]]
-        if kind == "fault":
+        if kind == SENSOR_FAULT:
             return "the sensor of %s is faulty (%s): do its steps by hand and confirm (c)" % (
                 self.place_name(event[1]), event[2])
-        if kind == "confirmed":
+        if kind == CONFIRMED:
             return "confirmed by hand: %s" % self.place_name(event[1])
-        if kind == "game_over":
+        if kind == GAME_OVER:
             return "game over: %s" % self._result_words()
         return None
 

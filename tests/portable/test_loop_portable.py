@@ -5,8 +5,7 @@ from controller.guide import AWAIT, SKIP, SOWING
 from controller.protocol.messages import BUTTONS
 from controller.sensing import Calibration, CountingSensor
 from controller.session import MemoryStorage, Session
-from controller.session.loop import (BoardLoop, CONFIRM, GAME_OVER, HINT, MISTAKE, MOVE_DONE,
-                                     NEW_GAME, OFFER, SOUNDS, UNDO)
+from controller.session.loop import BoardLoop, CONFIRM, HINT, NEW_GAME, SOUNDS, UNDO, Sound
 from helpers import follow_leds, raises
 
 PER_SEED = 1000.0
@@ -44,7 +43,7 @@ def _settle(loop, counts, t_ms):
 def test_the_buttons_are_numbered_as_the_protocol_names_them():
     assert [BUTTONS[NEW_GAME], BUTTONS[UNDO], BUTTONS[HINT], BUTTONS[CONFIRM]] == [
         "new_game", "undo", "hint", "confirm"]
-    assert SOUNDS[-1] == GAME_OVER and SOUNDS[0] == MOVE_DONE       # the most urgent last
+    assert SOUNDS[-1] == Sound.GAME_OVER and SOUNDS[0] == Sound.MOVE_DONE   # most urgent last
     loop = _loop()[0]
     assert "0 to 3" in str(raises(ValueError, loop.press, 4))
 
@@ -61,7 +60,7 @@ def test_a_move_made_by_the_load_cells_frames():
         t_ms, events = _settle(loop, counts, t_ms)
         assert loop.recent[-len(events):] == events or not events
     assert session.game.moves == [3] and session.guide.board.places() == counts
-    assert MOVE_DONE in sounds and MISTAKE not in sounds
+    assert Sound.MOVE_DONE in sounds and Sound.MISTAKE not in sounds
     assert loop.calibration_due                 # the zeros are worth keeping after a move
     assert kept == []                           # nothing ended
 
@@ -79,11 +78,11 @@ def test_one_sound_a_batch_the_most_urgent():
     loop, sounds, kept = _loop(sensing=False)
     session = loop.session
     session.events.extend([("move_done", 1), ("mistake", "wrong_pit", 3, 4)])
-    assert len(loop.react()) == 2 and sounds == [MISTAKE]
+    assert len(loop.react()) == 2 and sounds == [Sound.MISTAKE]
     session.events.extend([("move_done", 1), ("game_over", (30, 18))])
     loop.react()
-    assert sounds == [MISTAKE, GAME_OVER]
-    assert loop.react() == () and sounds == [MISTAKE, GAME_OVER]    # no events: no sound
+    assert sounds == [Sound.MISTAKE, Sound.GAME_OVER]
+    assert loop.react() == () and sounds == [Sound.MISTAKE, Sound.GAME_OVER]    # none: silent
 
 
 def test_a_game_is_kept_once_when_it_ends_and_not_again_for_a_new_one():
@@ -123,6 +122,6 @@ def test_confirm_takes_the_offer_to_skip_ahead():
     while not session.guide.skip_offered:           # South's pit 1: a long relay
         hand = follow_leds(session.frame, counts, hand, choose=0)
         loop.update(counts)
-    assert loop.react()[-1][0] == "skip_offered" and sounds[-1] == OFFER
+    assert loop.react()[-1][0] == "skip_offered" and sounds[-1] == Sound.OFFER
     assert loop.press(CONFIRM) and session.guide.phase == SKIP
     assert not loop.confirm()                       # no offer now: a plain confirm
