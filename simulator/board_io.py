@@ -1,6 +1,6 @@
 """The simulated board behind `layli run --simulate` (host-only).
 
-The same runner that drives a real board (`controller.runner`) drives this one: load cells or
+The same runner that drives a real board (`controller.board.runner`) drives this one: load cells or
 digital pit sensors sampling a `PhysicalBoard` on a simulated clock, a virtual LED strip of the
 profile's length, and two virtual players (`simulator.players`) who read the guide's frame and
 move the seeds, as in `layli sim`. Each `read()` moves the simulated clock on by `step_ms`.

@@ -7,7 +7,7 @@ The firmware runs in its own process (firmware/tests/e2e_device.py: the real bri
 and protocol code, on fake `machine`/`rp2` modules whose HX711s emulate the PIO program) and
 holds the pty's device end behind a symlink, as a Pico's /dev/serial/by-id/ name. This process
 runs the simulated board (seeds, load cells with noise and drift), the players who follow the
-LEDs the Pico shows (the guide frame it draws), and the real host: `controller.runner.Runner` over `controller.drivers.pico.PicoBridge`
+LEDs the Pico shows (the guide frame it draws), and the real host: `controller.board.runner.Runner` over `controller.drivers.pico.PicoBridge`
 over `SerialLink`. One simulated clock drives both: each turn the load cells' reading goes to
 the device with the time to run it to; the device's bridge streams Sensors frames over the pty;
 the host's runner reads them, guides, and sends the LED strip back.
@@ -37,7 +37,7 @@ from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
 from controller.rules import Game
 from controller.rules.record import write_game
-from controller.runner import Runner
+from controller.board.runner import Runner
 from controller.session import MemoryStorage, Session
 from simulator.board import PhysicalBoard
 from simulator.clock import SimClock

@@ -34,7 +34,7 @@ from controller.guide import AWAIT
 from controller.hardware.profile import load as load_profile
 from controller.rules import Game
 from controller.rules.match import Match
-from controller.runner import Runner, open_session
+from controller.board.runner import Runner, open_session
 from controller.sensing import Calibration
 from controller.tournament.agent import JOURNAL, join
 from controller.tournament.broker import EmbeddedBroker, Mosquitto

@@ -172,7 +172,7 @@ if __name__ == "__main__":
 
 import pytest                                                               # noqa: E402
 
-from controller import runner                                               # noqa: E402
+from controller.board import runner                                         # noqa: E402
 from controller.cli import main as cli_main                                 # noqa: E402
 from controller.drivers.serial_link import SerialLink                       # noqa: E402
 from controller.hardware import bringup                                     # noqa: E402

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from controller.commands.run import read_config
 from controller.errors import UsageError
 from controller.hardware.profile import load
-from controller.runner import Runner, open_session
+from controller.board.runner import Runner, open_session
 from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session
 from controller.web import Publisher, create_app, start_in_thread

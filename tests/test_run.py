@@ -16,7 +16,7 @@ from controller.protocol.link import Link
 from controller.guide.frame import DROP, STEADY, WAIT, Frame, waiting
 from controller.protocol.messages import (PROTOCOL_VERSION, Button, Buzz, Hello, LedFrame,
                                           Sensors, State, StateRequest)
-from controller.runner import Runner, open_session
+from controller.board.runner import Runner, open_session
 from controller.sensing import Calibration
 from fakes import PtyDevice, RecordingPixelBuf
 

@@ -234,7 +234,7 @@ def _simulate(profile, config: dict, args: argparse.Namespace) -> int:
     import time
 
     from controller.rules import Game
-    from controller.runner import Runner, open_session
+    from controller.board.runner import Runner, open_session
     from simulator.board_io import SimulatedBoardIO
 
     sensing = sensing_of(profile)
@@ -276,7 +276,7 @@ def _run_hardware(profile, config: dict, args: argparse.Namespace) -> int:
     """The board's loop until SIGTERM or Ctrl-C: 80 steps a second."""
     import time
 
-    from controller.runner import Runner, open_session
+    from controller.board.runner import Runner, open_session
     from controller.sensing import Calibration, SensingError
 
     log = logging.getLogger("layli")

@@ -6,7 +6,7 @@ buttons and the buzzer, and driving the NeoPixels itself (host-only).
     board.show(frame, pixels)
     board.beep("move_done")
 
-It is the runner's `BoardIO` (controller/runner.py): each `read()` samples every pit once, so
+It is the runner's `BoardIO` (controller/board/runner.py): each `read()` samples every pit once, so
 the runner's loop rate is the sensors' frame rate. The pins come from the profile (`GPIO18` is
 BCM 18); a board with more pits than pins reads them through MCP23017 I2C expanders
 (`south.GPA0`: controller/drivers/expander.py), each read when its INTA pin says a pit changed.

@@ -7,7 +7,7 @@ buzzer out, over USB serial through the wire protocol (host-only).
     pico.show(frame, pixels)                # the guide's frame, when it changed
     pico.beep("mistake")
 
-It is the runner's `BoardIO` (controller/runner.py). The LEDs travel as the guide's frame (a
+It is the runner's `BoardIO` (controller/board/runner.py). The LEDs travel as the guide's frame (a
 colour and a pattern per place, `LedFrame`: 2 bytes a place, sent when the meaning changes);
 the Pico draws it through its layout and animates the patterns itself, so the link carries a
 few dozen bytes a move, not every LED at every step of a pulse. Underneath, `SerialLink`

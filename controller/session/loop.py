@@ -7,7 +7,7 @@
     frame = loop.session.frame  # what the LEDs show now
 
 Every board drives this class and keeps only its own input and output: the Pi's `layli run`
-(`controller.runner.Runner`, for every profile: a Pico bridge, GPIO pins, the
+(`controller.board.runner.Runner`, for every profile: a Pico bridge, GPIO pins, the
 simulated board), the Pico on its own (`firmware/standalone.py`, which schedules the same
 calls one job a turn of its loop), `layli sim` (`simulator.run`), the controller process the
 restart tests kill (`simulator.controller_proc`), the browser's table (`simulator.ui.table`)

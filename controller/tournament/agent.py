@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from controller.rules import RulesError
 from controller.rules.record import write_game, write_match
 from controller.rules import place_words
-from controller.runner import Runner, open_session
+from controller.board.runner import Runner, open_session
 from controller.session import Session
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN
 from controller.tournament.table import TableLink

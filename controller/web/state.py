@@ -17,7 +17,7 @@ from controller.rules import place_words, record
 if TYPE_CHECKING:
     from controller.guide.setup import HandSetup
     from controller.rules import Game
-    from controller.runner import Runner
+    from controller.board.runner import Runner
 
 
 def moves_text(game: Game) -> str:

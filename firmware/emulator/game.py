@@ -16,7 +16,7 @@ frame, as a person learns them from the legend (`controller.guide.pixels`), and 
 sow, capture, move an Uur's seed, make mistakes at `--mistakes` a step and put them right,
 and press the board's confirm button (an emulated button).
 
-- Bridge mode (pico-bridge-2x6): the host is the project's own, `controller.runner.Runner`
+- Bridge mode (pico-bridge-2x6): the host is the project's own, `controller.board.runner.Runner`
   over `controller.drivers.pico.PicoBridge` on the emulator's serial port; the Pico tells it
   of the confirm button.
 - Standalone mode (pico-standalone-2x6, `--mode standalone`): the whole controller runs on
@@ -64,7 +64,7 @@ from controller.session.loop import SOUNDS, Sound
 from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
 from controller.rules import Game
-from controller.runner import Runner
+from controller.board.runner import Runner
 from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session, SYNC_MOVE
 from simulator.board import Durations, PhysicalBoard
