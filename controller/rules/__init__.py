@@ -20,4 +20,9 @@ def __getattr__(name):
     if name == "Match":
         from .match import Match
         return Match
-    raise AttributeError("module 'controller.rules' has no attribute %r" % (name,))
+    # any other name: a submodule not imported yet. MicroPython asks a package's __getattr__
+    # first for `from controller.rules import <submodule>`, and imports nothing itself
+    try:
+        return __import__(__name__ + "." + name, None, None, (name,))
+    except ImportError:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -37,4 +37,9 @@ def __getattr__(name):
     if name == "Calibrator":
         from .calibrator import Calibrator
         return Calibrator
-    raise AttributeError("module 'controller.sensing' has no attribute %r" % (name,))
+    # any other name: a submodule not imported yet. MicroPython asks a package's __getattr__
+    # first for `from controller.sensing import <submodule>`, and imports nothing itself
+    try:
+        return __import__(__name__ + "." + name, None, None, (name,))
+    except ImportError:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -125,3 +125,19 @@ def test_confirm_takes_the_offer_to_skip_ahead():
     assert loop.react()[-1][0] == "skip_offered" and sounds[-1] == Sound.OFFER
     assert loop.press(CONFIRM) and session.guide.phase == SKIP
     assert not loop.confirm()                       # no offer now: a plain confirm
+
+
+def test_the_core_packages_load_their_lazy_names_and_submodules():
+    """The rules and sensing packages load Match, ActivitySensor and Calibrator when first
+    asked for (a Pico's heap), and a submodule not imported yet still imports by name."""
+    import controller.rules
+    import controller.sensing
+    from controller.sensing import shared_clock, ActivitySensor, Calibrator
+    from controller.rules import Match, record
+    assert shared_clock.ReadPlanner and record.write_game
+    assert ActivitySensor.__name__ == "ActivitySensor" and Calibrator.__name__ == "Calibrator"
+    assert Match.__name__ == "Match"
+    assert isinstance(raises(AttributeError, getattr, controller.sensing, "nothing_here"),
+                      AttributeError)
+    assert isinstance(raises(AttributeError, getattr, controller.rules, "Nothing"),
+                      AttributeError)
