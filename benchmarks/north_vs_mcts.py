@@ -27,10 +27,10 @@ import multiprocessing
 import sys
 from collections import defaultdict
 
-from controller.ai_openspiel import OpenSpielMcts
+from controller.opponents.openspiel import OpenSpielMcts
 from controller.commands.bench_ai import play_game, strongest, wilson_interval
 from controller.commands.common import ranged
-from controller.players import Player
+from controller.opponents.players import Player
 from controller.rules import Game, NORTH, RulesError
 
 VARIANT = "layli-goobalay"

@@ -28,7 +28,7 @@ import random
 import sys
 
 from controller.ai import Searcher
-from controller.players import GreedyPlayer
+from controller.opponents.players import GreedyPlayer
 from controller.rules import VARIANTS, Game
 from controller.rules.rng import Random30
 

@@ -11,7 +11,7 @@ import pytest
 
 from controller import micropython
 from controller.ai import Searcher
-from controller.players import GreedyPlayer
+from controller.opponents.players import GreedyPlayer
 from controller.rules import Game
 
 

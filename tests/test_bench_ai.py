@@ -10,11 +10,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from controller.ai_openspiel import OpenSpielMcts, load, register_games, short_name
+from controller.opponents.openspiel import OpenSpielMcts, load, register_games, short_name
 from controller.commands.bench_ai import (OPPONENTS, RandomPlayer, Series, bench, play_series,
                                  wilson_interval)
 from controller.cli import main
-from controller.players import GreedyPlayer
+from controller.opponents.players import GreedyPlayer
 from controller.rules import VARIANTS, Game, RulesError
 from controller.rules.rng import Random30
 

@@ -18,7 +18,7 @@ import pytest
 from controller import cli
 from controller.commands.play import (DETAIL_LIMIT, draw_board, even_arrangement, script_groups,
                              step_words)
-from controller.players import GreedyPlayer, move_gain
+from controller.opponents.players import GreedyPlayer, move_gain
 from controller.rules import Game, Match
 
 PLAYS = re.compile(r"^(South|North) \([^)]*\) plays (\d+):", re.M)

@@ -4,8 +4,8 @@ The searcher (`controller.ai.Searcher` at its strongest level, given the same se
 as everyone else) plays a series of games against each opponent:
 
 - `random`: a uniformly random legal move, drawn with the engine's `Random30`;
-- `greedy`: `controller.players.GreedyPlayer`, the largest immediate gain;
-- `openspiel_mcts`: OpenSpiel's MCTS with random rollouts (`controller.ai_openspiel`), stopped
+- `greedy`: `controller.opponents.players.GreedyPlayer`, the largest immediate gain;
+- `openspiel_mcts`: OpenSpiel's MCTS with random rollouts (`controller.opponents.openspiel`), stopped
   by the clock at the same seconds per move.
 
 The searcher plays South (and so moves first, in every variant's default) in the even-numbered
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from controller.commands.common import ranged
-from controller.players import GreedyPlayer, Player
+from controller.opponents.players import GreedyPlayer, Player
 from controller.rules import VARIANTS, Game, SOUTH, NORTH
 from controller.rules.rng import Random30
 
@@ -149,7 +149,7 @@ def make_opponent(name: str, seconds_per_move: float, seed: int) -> Player:
         return GreedyPlayer(random.Random(seed))
     if name == "openspiel_mcts":
         # imported when used: `layli` imports every command's module, and OpenSpiel is slow
-        from controller.ai_openspiel import OpenSpielMcts
+        from controller.opponents.openspiel import OpenSpielMcts
         return OpenSpielMcts(seconds_per_move=seconds_per_move, seed=seed)
     raise ValueError("unknown opponent %r (known: %s)" % (name, ", ".join(OPPONENTS)))
 

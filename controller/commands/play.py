@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from controller.commands.common import add_game_arguments, game_arguments
-from controller.players import GreedyPlayer, Player
+from controller.opponents.players import GreedyPlayer, Player
 from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, SIDES,
                               END_NO_MOVE, END_EMPTY_ROW, END_REPETITION, END_ENDLESS,
                               END_NO_FEED, END_STONES)

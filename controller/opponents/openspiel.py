@@ -9,7 +9,7 @@ Each variant is registered as an OpenSpiel Python game named `python_` + the var
 engine's own, never written twice:
 
     >>> import pyspiel
-    >>> from controller.ai_openspiel import register_games
+    >>> from controller.opponents.openspiel import register_games
     >>> register_games()
     >>> state = pyspiel.load_game("python_layli_goobalay").new_initial_state()
     >>> state.legal_actions()               # action = the mover's pit number - 1
