@@ -112,7 +112,6 @@ class Runner:
         self.loop = BoardLoop(session, sensor, sound=self._sound,
                               new_session=self._fresh,
                               finished=self.keep_record, hint_reasons=True)
-        self.sensor = sensor
         self.layout = layout
         self.sensing = sensing
         self.records = records
@@ -131,6 +130,11 @@ class Runner:
     def session(self) -> Session:
         """The game at the board (the loop's: a new game comes with a new session)."""
         return self.loop.session
+
+    @property
+    def sensor(self) -> CountingSensor | ActivitySensor:
+        """The board's sensing (the loop's)."""
+        return self.loop.sensor
 
     @property
     def hint_reason(self) -> str | None:
