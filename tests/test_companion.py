@@ -104,7 +104,7 @@ def test_the_runner_publishes_players_turn_hint_and_moves_only_when_they_change(
     state = published[-1]
     assert state["moves"] == "1. %d *" % hint and state["to_move"] == 1
     assert state["hint"] is None and state["moving"] is False
-    assert "move started: Amina pit %d" % hint in state["events"]
+    assert "Amina lifts pit %d" % hint in state["events"]
     assert any(s["moving"] and s["to_move"] == 0 for s in published)   # sowing was shown
     # states are plain JSON, and each one differs from the one before
     texts = [json.dumps(s) for s in published]
@@ -121,11 +121,10 @@ def test_a_sensor_fault_is_published_in_words(tmp_path):
     runner.step()
     fault, = published[-1]["faults"]
     assert fault == {"place": 8, "where": "Yusuf's pit 3", "why": "stuck: no change for 3 s",
-                     "words": "Yusuf's pit 3: stuck: no change for 3 s "
-                              "(confirm steps there by hand)"}
+                     "words": "the sensor of Yusuf's pit 3 is faulty (stuck: no change for 3 s): "
+                              "do its steps by hand and press confirm"}
     runner.step()
-    assert "sensor fault at Yusuf's pit 3: stuck: no change for 3 s (confirm steps there by " \
-        "hand)" in runner.said
+    assert fault["words"] in runner.said      # the page's fault is the log's event, word for word
 
 
 def test_the_set_up_of_a_matchs_next_hand_is_published_as_instructions(tmp_path):
@@ -145,7 +144,7 @@ def test_the_set_up_of_a_matchs_next_hand_is_published_as_instructions(tmp_path)
     runner.step()
     state = published[-1]
     arranger, other = PLAYERS[setup.arranger], PLAYERS[setup.other]
-    assert state["phase"] == "setup" and state["to_move"] is None and state["hand"] == 1
+    assert state["phase"] == "setup" and state["to_move"] is None and state["match_hand"] == 1
     assert state["setup"] == ("%s takes all %d seeds from their store and places them in "
                               "their own pits, one at least in each, as they like; %s waits"
                               % (arranger, setup.holdings[setup.arranger], other))
@@ -277,7 +276,7 @@ def test_the_page_in_chromium_follows_the_turn_and_the_moves(tmp_path, browser):
         play_one_move(io, runner, t, pit=3)
         expect(page.locator("#turn")).to_have_text("Yusuf to move", timeout=5000)
         expect(page.locator("#moves")).to_have_text("1. 3 *")
-        expect(page.locator("#events li").first).to_contain_text("move done: pit 3")
+        expect(page.locator("#events li").first).to_contain_text("Amina played pit 3")
     finally:
         page.close()
         server.should_exit = True

@@ -351,7 +351,7 @@ def layli(*args, cwd=None):
 def test_run_simulate_plays_a_game_through_the_runner(profile):
     result = layli("run", "--profile", profile, "--simulate", "--seed", "3")
     assert result.returncode == 0, result.stderr[-2000:]
-    assert "move done" in result.stderr and "game over" in result.stderr
+    assert "South played pit" in result.stderr and "game over" in result.stderr
     assert "the board equals the engine" in result.stderr
 
 

@@ -252,7 +252,7 @@ def test_a_broken_cell_is_shown_and_confirm_carries_on():
     table.act({"action": "confirm"})
     assert table.state()["places"][4] == ["south", "drop"]   # ... until a person vouches
     table.act({"action": "mend", "place": 3})
-    assert table.state()["faults"][3] is None
+    assert table.state()["broken_cells"][3] is None
 
 
 def test_a_new_game_with_a_variant_and_options():

@@ -15,7 +15,8 @@ operator can read, keeps the records and the load cells' zeros on disk, and show
 frame through the profile's LED layout.
 
 `publish`, when given, receives the board's state for a screen beside it (the table companion,
-`controller.web.companion`) after every step in which it changed: `companion_state(runner)`.
+`controller.web.companion`) after every step in which it changed: `runner.view()`, the
+board's view (`controller.board.view`) with the recent events in words.
 
 A board with no game to play yet (a tournament's table before the server gives it one) is told
 to `wait`: it shows the waiting frame, still reads its sensors (a load cell's creep is followed
@@ -38,15 +39,13 @@ from typing import Callable, Protocol, Sequence
 from controller.guide.frame import waiting
 from controller.guide.pixels import LedLayout, render
 from controller.protocol.messages import BUTTONS
-from controller.rules import Game, SIDES, place_words
+from controller.rules import Game, SIDES
 from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
 from controller.sensing.activity import ActivitySensor
 from controller.session import FileStorage, Session
-from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, GAME_OVER, HAND_OVER,
-                                     HAND_READY, MATCH_OVER, MISTAKE, MOVE_ABANDONED, MOVE_DONE,
-                                     MOVE_STARTED, MOVE_TAKEN_BACK, PASSED, SENSOR_FAULT,
-                                     SKIP_OFFERED, SKIPPED)
+from controller.board.view import event_words, board_view
+from controller.guide.events import MISTAKE, SENSOR_FAULT
 from controller.session.loop import HINT, NEW_GAME, UNDO, BoardLoop, Sound
 from controller.session.session import SessionError
 
@@ -189,11 +188,16 @@ class Runner:
                 None if setup is None else (setup.phase, tuple(sorted(setup.wrong.items()))))
         if mark != self._published:
             self._published = mark
-            # (loaded with the first page to feed: controller.web brings Starlette, which a
-            # board with no page never needs; web.state imports nothing of the runner's)
-            from controller.web.state import companion_state
+            self.publish(self.view())
 
-            self.publish(companion_state(self))
+    def view(self) -> dict:
+        """The state a page beside the board draws (the table companion, controller.web): the
+        board's view (controller.board.view.board_view: players, captured seeds, scores, whose
+        turn, the moves, the hint, a match's set-up, faults), the recent events in words
+        (`events`), and why the board has no game yet (`waiting`, None once it has one)."""
+        state = board_view(self.session, self.players, self.hint_reason)
+        state.update(type="state", waiting=self.waiting, events=list(self.said))
+        return state
 
     def press(self, button: str) -> None:
         """A button of the board (one of BUTTONS)."""
@@ -255,7 +259,7 @@ class Runner:
     def _events(self) -> None:
         for event in self.loop.react():
             self.events.append(event)
-            text = describe(event, self.session.game, self.players)
+            text = event_words(event, self.session, self.players)
             if text:
                 self.said.append(text)
                 self.said_count += 1
@@ -285,47 +289,6 @@ def _button_words(button: str) -> str:
 
 def layout_places(layout: LedLayout) -> int:
     return len(layout.leds)
-
-
-def describe(event: tuple, game: Game, players: tuple[str, str] = SIDES) -> str | None:
-    """An event in words for the log (None for the steps, which are too many to log);
-    `players` are South's and North's names."""
-    kind = event[0]
-    n = game.rules.n
-    if kind == MOVE_STARTED:
-        return "move started: %s pit %d" % (players[game.to_move], event[1])
-    if kind == MOVE_DONE:
-        return "move done: pit %d (ply %d)" % (event[1], len(game.moves))
-    if kind == MISTAKE:
-        if event[1] == "wrong_pit":
-            return "mistake: a seed in %s, it goes into %s" % (
-                place_words(event[2], n, players), place_words(event[3], n, players))
-        if event[1] == "difference":
-            return "mistake: the board differs: %s" % ", ".join(
-                "%s %+d" % (place_words(place, n, players), diff) for place, diff in sorted(
-                    event[2].items()))
-        return "mistake: %s at %s" % (event[1].replace("_", " "),
-                                          place_words(event[2], n, players))
-    if kind == SENSOR_FAULT:
-        return "sensor fault at %s: %s (confirm steps there by hand)" % (
-            place_words(event[1], n, players), event[2])
-    if kind == GAME_OVER:
-        return "game over: %s %d, %s %d" % (players[0], event[1][0], players[1], event[1][1])
-    if kind == HAND_OVER:
-        return "hand over: %s holds %d seeds, %s %d" % (
-            players[0], event[1][0], players[1], event[1][1])
-    if kind == MATCH_OVER:
-        return "match over: %s (%s)" % (
-            "a draw" if event[1] is None else "%s wins" % players[event[1]], event[2])
-    if kind == ARRANGED:
-        return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
-    if kind == HAND_READY:
-        return "the next hand is set: it starts"
-    if kind == SKIP_OFFERED:
-        return "a long relay: press confirm to skip ahead to the move's result"
-    if kind in (SKIPPED, MOVE_TAKEN_BACK, MOVE_ABANDONED, BOARD_MATCHES, CONFIRMED, PASSED):
-        return kind.replace("_", " ") + ("" if len(event) < 2 else ": %s" % (event[1],))
-    return None
 
 
 def open_session(journal: Path, variant: str, options: dict | None, mode: str,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from controller.commands.common import add_game_arguments, game_arguments
 from controller.opponents.players import GreedyPlayer, Player
-from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, SIDES,
+from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, SIDES, Step,
                               END_NO_MOVE, END_EMPTY_ROW, END_REPETITION, END_ENDLESS,
                               END_NO_FEED, END_STONES)
 from controller.rules.variants import parse_number
@@ -220,19 +220,19 @@ def draw_board(game: Game, names: tuple[str, str] = ("", ""),
 def step_words(rules: Rules, step: tuple, mover: int, relay: bool = False) -> str:
     """One step of a move's script (docs/rules.md section 7) in words."""
     kind = step[0]
-    if kind == "pick":
+    if kind == Step.PICK:
         return "%spick %d from %s" % ("relay: " if relay else "", step[2],
                                       pit_name(rules, step[1]))
-    if kind == "drop":
+    if kind == Step.DROP:
         return "drop in %s" % pit_name(rules, step[1])
-    if kind == "uur":
+    if kind == Step.UUR:
         return "Uur: move one seed from %s to %s; both are %s's Uurs now" % (
             pit_name(rules, step[2]), pit_name(rules, step[1]), SIDES[mover])
-    if kind == "capture":
+    if kind == Step.CAPTURE:
         return "capture %d from %s" % (step[2], pit_name(rules, step[1]))
-    if kind == "pass":
+    if kind == Step.PASS:
         return "%s has no stones and passes" % SIDES[step[1]]
-    if kind == "collect":
+    if kind == Step.COLLECT:
         return "collect %d from %s into %s's store" % (step[2], pit_name(rules, step[1]),
                                                      SIDES[step[3]])
     return str(step)
@@ -246,19 +246,19 @@ def script_groups(rules: Rules, script: list[tuple], mover: int) -> list[tuple[s
         picks = 0
         for step in script:
             groups.append((step_words(rules, step, mover, relay=picks > 0), [step]))
-            picks += step[0] == "pick"
+            picks += step[0] == Step.PICK
         return groups
     groups = []
     picks = 0
     k = 0
     while k < len(script):
         step = script[k]
-        if step[0] != "pick":
+        if step[0] != Step.PICK:
             groups.append((step_words(rules, step, mover), [step]))
             k += 1
             continue
         end = k + 1
-        while end < len(script) and script[end][0] == "drop":
+        while end < len(script) and script[end][0] == Step.DROP:
             end += 1
         drops = script[k + 1:end]
         words = step_words(rules, step, mover, relay=picks > 0)
@@ -277,10 +277,10 @@ def move_summary(rules: Rules, script: list[tuple], mover: int) -> str:
     """What a move did, in one line: seeds sown, laps, captures, an Uur made, the last pit."""
     if not script:
         return "the sowing never ends (endless), so nothing changes but the turn"
-    picks = [step for step in script if step[0] == "pick"]
-    drops = [step for step in script if step[0] == "drop"]
-    captures = [step for step in script if step[0] == "capture"]
-    uurs = [step for step in script if step[0] == "uur"]
+    picks = [step for step in script if step[0] == Step.PICK]
+    drops = [step for step in script if step[0] == Step.DROP]
+    captures = [step for step in script if step[0] == Step.CAPTURE]
+    uurs = [step for step in script if step[0] == Step.UUR]
     unit = "stone" if rules.mangala else "seed"
     text = "sows %d %s%s" % (len(drops), unit, "" if len(drops) == 1 else "s")
     if len(picks) > 1:
@@ -450,7 +450,7 @@ class Session:
             self.show_steps(mover, script, before)
         else:
             for step in script:
-                if step[0] == "pass":
+                if step[0] == Step.PASS:
                     self.say("%s has no stones and passes." % self.label(step[1]))
 
     def show_steps(self, mover: int, script: list[tuple],
@@ -459,7 +459,7 @@ class Session:
         from the position `before` the move."""
         board = Board(before[0], uur=before[1])
         groups = script_groups(self.rules, script, mover)
-        laps = [k for k, (_words, steps) in enumerate(groups) if steps[0][0] == "pick"]
+        laps = [k for k, (_words, steps) in enumerate(groups) if steps[0][0] == Step.PICK]
         hidden: set[int] = set()
         if len(script) > DETAIL_LIMIT and len(laps) > 2 * LAPS_SHOWN:
             hidden = set(laps[LAPS_SHOWN:-LAPS_SHOWN])

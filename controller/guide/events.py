@@ -27,9 +27,13 @@ BOARD_MATCHES = "board_matches"      # (kind,): the board is back where the guid
 GAME_OVER = "game_over"              # (kind, [south's score, north's])
 
 # what went wrong, and put right (Guide)
-MISTAKE = "mistake"                  # (kind, "wrong_pit", place, expected place),
-#                                      (kind, "difference", {place: seeds too many (+) / few}),
-#                                      (kind, what, place): another mistake at a place
+MISTAKE = "mistake"                  # (kind, WRONG_PIT, place, expected place),
+#                                      (kind, DIFFERENCE, {place: seeds too many (+) / few}),
+#                                      (kind, ILLEGAL_PIT or OUTSIDE_SCRIPT, place)
+WRONG_PIT = "wrong_pit"              # a seed dropped one place off the script's
+DIFFERENCE = "difference"            # the counts differ from every board the script allows
+ILLEGAL_PIT = "illegal_pit"          # digital sensors: a hand in a pit that cannot be played
+OUTSIDE_SCRIPT = "outside_script"    # digital sensors: a hand where the move does not go
 MISTAKE_CLEARED = "mistake_cleared"  # (kind, place)
 SENSOR_FAULT = "fault"               # (kind, place, why): a sensor cannot be believed
 CONFIRMED = "confirmed"              # (kind, place): a person vouched for a faulty place

@@ -27,10 +27,11 @@ Portable core: MicroPython subset.
 """
 
 from ..rules.script import Board
-from ..rules.game import SOUTH, NORTH
-from .events import (BOARD_MATCHES, CONFIRMED, GAME_OVER, MISTAKE, MISTAKE_CLEARED,
-                     MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK, PASSED,
-                     SENSOR_FAULT, SKIPPED, SKIP_AHEAD, SKIP_OFFERED, STEP_DONE)
+from ..rules.game import SOUTH, NORTH, Step
+from .events import (BOARD_MATCHES, CONFIRMED, DIFFERENCE, GAME_OVER, ILLEGAL_PIT, MISTAKE,
+                     MISTAKE_CLEARED, MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
+                     OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIPPED, SKIP_AHEAD, SKIP_OFFERED,
+                     STEP_DONE, WRONG_PIT)
 from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT, STEADY, UUR,
                     DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS, BROKEN,
                     WIN)
@@ -171,15 +172,15 @@ class Guide:
             if pit in self._legal_pits():
                 self._start(self._move_of(pit), 1)
             else:
-                self._flag(pit, "illegal_pit")
+                self._flag(pit, ILLEGAL_PIT)
         elif self.phase == SOWING and self.done < len(self.script):
             step = self.script[self.done]
-            if step[0] == "uur" and not self.uur_half and pit == step[2]:
+            if step[0] == Step.UUR and not self.uur_half and pit == step[2]:
                 self.uur_half = True            # the seed is out; it must go into step[1]
             elif pit == self._step_place(step):
                 self._advance(1)
             else:
-                self._flag(pit, "wrong_pit" if step[0] == "drop" else "outside_script")
+                self._flag(pit, WRONG_PIT if step[0] == Step.DROP else OUTSIDE_SCRIPT)
         self._redraw()
         return self.frame
 
@@ -426,7 +427,7 @@ class Guide:
             step = self.script[self.done]
             self.board.apply(step, self.mover)
             self.done += 1
-            if step[0] == "pick":
+            if step[0] == Step.PICK:
                 self.laps += 1
             self.events.append((STEP_DONE, self.done))
         self._skip_passes()
@@ -439,7 +440,7 @@ class Guide:
             self.events.append((SKIP_OFFERED, self.move))
 
     def _skip_passes(self):
-        while self.done < len(self.script) and self.script[self.done][0] == "pass":
+        while self.done < len(self.script) and self.script[self.done][0] == Step.PASS:
             self.events.append((PASSED, self.script[self.done][1]))
             self.done += 1
 
@@ -665,7 +666,7 @@ class Guide:
         mistake = self.mistake
         if mistake is None:
             return
-        places = list(mistake[1]) if mistake[0] == "difference" else [mistake[1]]
+        places = list(mistake[1]) if mistake[0] == DIFFERENCE else [mistake[1]]
         for place in places:
             if not settled[place]:
                 return
@@ -718,29 +719,29 @@ class Guide:
             # sensor going quiet); the mistake on show goes once its own places have settled
             self._clear_mistake(settled)
             return
-        if step is not None and step[0] == "drop":
+        if step is not None and step[0] == Step.DROP:
             start = boards[0]
             extra = [place for place in range(self.size)
                      if settled[place] and not self.faults[place]
                      and counts[place] != start[place]]
             if (len(extra) == 1 and extra[0] != step[1]
                     and counts[extra[0]] == start[extra[0]] + 1):
-                mistake = ("wrong_pit", extra[0], step[1])
+                mistake = (WRONG_PIT, extra[0], step[1])
                 if mistake != self.mistake:
                     self.mistake = mistake
                     self.events.append((MISTAKE,) + mistake)
                 return
-        mistake = ("difference", diff)
-        if self.mistake is None or self.mistake[0] != "difference" or self.mistake[1] != diff:
+        mistake = (DIFFERENCE, diff)
+        if self.mistake is None or self.mistake[0] != DIFFERENCE or self.mistake[1] != diff:
             self.mistake = mistake
-            self.events.append((MISTAKE, "difference", diff))
+            self.events.append((MISTAKE, DIFFERENCE, diff))
 
     # --- activity mode --------------------------------------------------------------------
 
     def _step_place(self, step):
         """The pit a step's hand goes into (what a digital sensor sees); an Uur step has two,
         out of step[2] then into step[1], and ends with the second."""
-        if step[0] == "uur" and not self.uur_half:
+        if step[0] == Step.UUR and not self.uur_half:
             return None
         return step[1]
 
@@ -777,7 +778,7 @@ class Guide:
                 frame.set(store, PLAYER_COLOURS[player], pattern)
         if self.mistake is not None:
             kind = self.mistake[0]
-            if kind == "difference":
+            if kind == DIFFERENCE:
                 diff = self.mistake[1]
                 for place in diff:
                     if diff[place] > 0:
@@ -822,18 +823,18 @@ class Guide:
         kind = step[0]
         colour = PLAYER_COLOURS[self.mover]
         stores = self.size - 2
-        if kind == "drop":
+        if kind == Step.DROP:
             frame.set(step[1], colour, DROP)
-        elif kind == "pick":
+        elif kind == Step.PICK:
             frame.set(step[1], colour, PICK)
-        elif kind == "capture":
+        elif kind == Step.CAPTURE:
             frame.set(step[1], colour, TAKE)
             frame.set(stores + self.mover, colour, STEADY)
-        elif kind == "collect":
+        elif kind == Step.COLLECT:
             owner = PLAYER_COLOURS[step[3]]
             frame.set(step[1], owner, TAKE)
             frame.set(stores + step[3], owner, STEADY)
-        elif kind == "uur":
+        elif kind == Step.UUR:
             if not self.uur_half:
                 frame.set(step[2], colour, UUR_FROM)
             frame.set(step[1], colour, UUR_TO)

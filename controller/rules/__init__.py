@@ -8,7 +8,7 @@ Portable core (MicroPython subset). Start with `Game`::
 """
 
 from .variants import RulesError, VARIANTS, get_variant, resolve_options
-from .game import (Game, Rules, SOUTH, NORTH, SIDES, END_NO_MOVE, END_EMPTY_ROW,
+from .game import (Game, Rules, Step, SOUTH, NORTH, SIDES, END_NO_MOVE, END_EMPTY_ROW,
                    END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
 from .setups import deal_random_setup
 from .script import Board, place_words

@@ -4,7 +4,7 @@
     >>> game.legal_moves()
     [1, 2, 3, 4, 5, 6]
     >>> script = game.push(3, script=True)
-    >>> script[0]
+    >>> script[0]                       # (Step.PICK, place, seeds): lift South's pit 3
     ('pick', 2, 4)
 
 A `Game` is a position plus what the rules need to know about the road to it: the positions seen
@@ -34,6 +34,29 @@ UUR_CREATED = const(-2)
 
 NO_PASSES = ()
 HISTORY_LISTED = const(16)  # positions a player's history keeps as lists before using keys
+
+class Step:
+    """The kinds of a move script's steps (docs/rules.md section 7): what the players do with
+    their hands, in order. A step is a tuple whose first item is its kind:
+
+        (Step.PICK, place, seeds)               every seed of a place into the hand
+        (Step.DROP, place)                      one seed from the hand into a place
+        (Step.UUR, pit, opposite)               one seed from `opposite` into `pit`: the two
+                                                are the mover's Uurs from now on
+        (Step.CAPTURE, place, seeds)            a place's seeds into the mover's store
+        (Step.PASS, player)                     a player with no move passes
+        (Step.COLLECT, place, seeds, owner)     at the end, a place's seeds into a store
+
+    Places count from 0: the 2n pits, then South's store, then North's.
+    """
+
+    PICK = "pick"
+    DROP = "drop"
+    UUR = "uur"
+    CAPTURE = "capture"
+    PASS = "pass"
+    COLLECT = "collect"
+
 
 # Why a game ended (Game.end_reason).
 END_NO_MOVE = "no-move"          # the player to move has no legal move
@@ -157,7 +180,7 @@ class Rules:
         hand = pits[i]
         pits[i] = 0
         if steps is not None:
-            steps.append(("pick", i, hand))
+            steps.append((Step.PICK, i, hand))
         while True:
             dropped += hand
             if dropped > bound:
@@ -170,14 +193,14 @@ class Rules:
                 for _ in range(hand):
                     i = nxt[i]
                     pits[i] += 1
-                    steps.append(("drop", i))
+                    steps.append((Step.DROP, i))
             count = pits[i]
             if mangala:
                 if count == 3 or count >= 5:
                     hand = count
                     pits[i] = 0
                     if steps is not None:
-                        steps.append(("pick", i, hand))
+                        steps.append((Step.PICK, i, hand))
                     continue
                 if count == 1:
                     return 0
@@ -188,7 +211,7 @@ class Rules:
                 hand = count            # relay: take them all, the last seed included
                 pits[i] = 0
                 if steps is not None:
-                    steps.append(("pick", i, hand))
+                    steps.append((Step.PICK, i, hand))
                 continue
             # the last seed fell into an empty pit
             if (i < n) != (mover == SOUTH):
@@ -203,15 +226,15 @@ class Rules:
                 pits[opposite] = 2
                 pits[i] = 2
                 if steps is not None:
-                    steps.append(("uur", i, opposite))
+                    steps.append((Step.UUR, i, opposite))
                 return UUR_CREATED - i
             pits[opposite] = 0
             if steps is not None:
-                steps.append(("capture", opposite, held))
+                steps.append((Step.CAPTURE, opposite, held))
             if self.capture_last:
                 pits[i] = 0
                 if steps is not None:
-                    steps.append(("capture", i, 1))
+                    steps.append((Step.CAPTURE, i, 1))
                 return held + 1
             return held
 
@@ -234,7 +257,7 @@ class Rules:
                     pits[taken] = 0
                     gain += count
                     if steps is not None:
-                        steps.append(("capture", taken, count))
+                        steps.append((Step.CAPTURE, taken, count))
         return gain
 
 
@@ -436,7 +459,7 @@ class Game:
         collection when the game is over before anyone moves."""
         start = Game(self.rules, None, self.setup, self.first, self.start_captured,
                      self.start_uur, self.start_first_move)
-        steps = [("pass", player) for player in start.passes]
+        steps = [(Step.PASS, player) for player in start.passes]
         if start.over:
             steps.extend(start.collection())
         return steps
@@ -454,7 +477,7 @@ class Game:
                 owner = self.uur[i]
                 if owner is None:
                     owner = SOUTH if i < n else NORTH
-                steps.append(("collect", i, count, owner))
+                steps.append((Step.COLLECT, i, count, owner))
         return steps
 
     # --- moves ------------------------------------------------------------------------------
@@ -521,7 +544,7 @@ class Game:
                            steps)
         self._play(move, child, ahead)
         for player in self.passes:
-            steps.append(("pass", player))
+            steps.append((Step.PASS, player))
         steps.extend(self.collection())
         return steps
 

@@ -10,7 +10,7 @@ Portable core: MicroPython subset.
 """
 
 from .variants import RulesError
-from .game import SIDES
+from .game import SIDES, Step
 
 
 def place_words(place, pits, players=SIDES):
@@ -54,18 +54,18 @@ class Board:
         is impossible from these counts."""
         kind = step[0]
         pits = self.pits
-        if kind == "pick":
+        if kind == Step.PICK:
             pit, count = step[1], step[2]
             if pits[pit] != count:
                 raise RulesError("pick(%d, %d): the pit holds %d" % (pit, count, pits[pit]))
             pits[pit] = 0
             self.hand += count
-        elif kind == "drop":
+        elif kind == Step.DROP:
             if self.hand < 1:
                 raise RulesError("drop(%d) with an empty hand" % step[1])
             self.hand -= 1
             pits[step[1]] += 1
-        elif kind == "uur":
+        elif kind == Step.UUR:
             pit, source = step[1], step[2]
             if pits[source] < 1:
                 raise RulesError("uur(%d, %d): pit %d is empty" % (pit, source, source))
@@ -73,27 +73,27 @@ class Board:
             pits[pit] += 1
             self.uur[pit] = mover
             self.uur[source] = mover
-        elif kind == "capture" or kind == "collect":
+        elif kind == Step.CAPTURE or kind == Step.COLLECT:
             pit, count = step[1], step[2]
-            owner = mover if kind == "capture" else step[3]
+            owner = mover if kind == Step.CAPTURE else step[3]
             if count < 1 or pits[pit] != count:   # a capture or collection empties the pit
                 raise RulesError("%s(%d, %d): the pit holds %d" % (kind, pit, count, pits[pit]))
             pits[pit] = 0
             self.stores[owner] += count
-        elif kind != "pass":
+        elif kind != Step.PASS:
             raise RulesError("unknown step %r" % (kind,))
 
     def touched(self, step, mover):
         """The places `step` changes (pits 0..2n-1, then South's and North's store), at most:
         every other place reads the same after it. `mover` as for `apply`."""
         kind = step[0]
-        if kind == "pick" or kind == "drop":
+        if kind == Step.PICK or kind == Step.DROP:
             return (step[1],)
-        if kind == "uur":
+        if kind == Step.UUR:
             return (step[1], step[2])
-        if kind == "capture":
+        if kind == Step.CAPTURE:
             return (step[1], len(self.pits) + mover)
-        if kind == "collect":
+        if kind == Step.COLLECT:
             return (step[1], len(self.pits) + step[3])
         return ()
 

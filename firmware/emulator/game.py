@@ -63,7 +63,7 @@ from controller.guide.pixels import PALETTE, level
 from controller.session.loop import SOUNDS, Sound
 from controller.hardware.firmware import firmware_config
 from controller.hardware.profile import load
-from controller.rules import Game
+from controller.rules import Game, Step
 from controller.board.runner import Runner
 from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session, SYNC_MOVE
@@ -591,7 +591,7 @@ def replay(journal: str) -> dict:
     for move in played.moves:
         script = game.copy().push(move, script=True)
         kinds.update(step[0] for step in script)
-        laps = max(laps, sum(step[0] == "pick" for step in script))
+        laps = max(laps, sum(step[0] == Step.PICK for step in script))
         game.push(move)
     return {"moves": len(played.moves), "over": played.over,
             "engine": session.guide.board.places(), "kinds": sorted(kinds),

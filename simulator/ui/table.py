@@ -26,14 +26,11 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
-from controller.guide.events import (BOARD_MATCHES, CONFIRMED, GAME_OVER, MISTAKE, MOVE_ABANDONED,
-                                     MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK, PASSED,
-                                     SENSOR_FAULT, SKIP_AHEAD, SKIP_OFFERED, SKIPPED)
 from controller.ai import Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
-from controller.web.state import moves_text
+from controller.board.view import Controls, board_view, event_words
 from simulator.players import LedPlayer, apply_action
 
 PEOPLE = "people"          # two people at one screen
@@ -48,6 +45,9 @@ FAULT_KINDS = ("stuck", "railed", "off scale", "below empty")
 COMPUTER_LEVEL = "hard"    # the opponent at the table: strong, and a quarter of a second a move
 HINT_SECONDS = 0.9         # a computer's move stays lit as a hint this long before its hand moves
 STEP_SECONDS = 0.35        # then one action of its hand every this long
+
+# the page's controls, as the words of an event tell a person to use them
+TABLE_CONTROLS = Controls("confirm (c)", "skip ahead (s) sets the board to the move's result")
 
 
 class TableError(ValueError):
@@ -108,7 +108,7 @@ class Table:
                         else Searcher(COMPUTER_LEVEL, seed=self.rng.randrange(1, 1 << 30)))
         self.hand = LedPlayer(game.rules.n, self.rng)     # the one hand at the table
         self.counts = game.pits + [0, 0]
-        self.faults: list[str | None] = [None] * len(self.counts)
+        self.broken_cells: list[str | None] = [None] * len(self.counts)
         self.paused = False
         self.said: list[str] = ["%s: %s to move" % (game.rules.variant.title,
                                                     SIDES[game.to_move])]
@@ -246,14 +246,14 @@ class Table:
         kind = message.get("kind", FAULT_KINDS[0])
         if kind not in FAULT_KINDS:
             raise TableError("break: unknown fault %r (known: %s)" % (kind, ", ".join(FAULT_KINDS)))
-        self.faults[place] = kind
+        self.broken_cells[place] = kind
         self._read()
 
     def _mend(self, message: dict) -> None:
         place = self._place(message)
-        if not self.faults[place]:
+        if not self.broken_cells[place]:
             raise TableError("mend: the cell of %s is not broken" % self.place_name(place))
-        self.faults[place] = None
+        self.broken_cells[place] = None
         self._read()
 
     def _pause(self, message: dict) -> None:
@@ -284,7 +284,7 @@ class Table:
     def _read(self) -> None:
         """What load cells do after a hand has moved: every place settled at its count (a
         broken cell reported as a fault instead), given to the session."""
-        faults = self.faults if any(self.faults) else None
+        faults = self.broken_cells if any(self.broken_cells) else None
         self.loop.update(self.counts[:], None, faults)
         self._tell()
 
@@ -339,49 +339,7 @@ class Table:
 
     def describe(self, event: tuple) -> str | None:
         """One guide or session event in words (None for the ones not worth a line)."""
-        kind = event[0]
-        if kind == MOVE_STARTED:
-            return "%s lifts pit %d" % (SIDES[self.guide.mover], event[1])
-        if kind == MOVE_DONE:
-            return "%s played pit %d" % (SIDES[self.guide.mover], event[1])
-        if kind == MISTAKE and event[1] == "wrong_pit":
-            return "a seed went into %s: it belongs in %s" % (self.place_name(event[2]),
-                                                              self.place_name(event[3]))
-        if kind == MISTAKE and event[1] == "difference":
-            parts = ["%s has %d too %s" % (self.place_name(place), abs(delta),
-                                           "many" if delta > 0 else "few")
-                     for place, delta in sorted(event[2].items())]
-            # in a target view the difference is the work to do, not a mistake
-            work = self.guide.phase in (SKIP, RESTORE)
-            return ("to set the board: " if work else "the board differs: ") + ", ".join(parts)
-        if kind == SKIP_OFFERED:
-            return "a long relay: skip ahead (s) sets the board to the move's result"
-        if kind == SKIP_AHEAD:
-            return "skip ahead: set every lit place to its count"
-        if kind == SKIPPED:
-            return "skipped to the end of pit %d's move" % event[1]
-        if kind == MOVE_TAKEN_BACK:
-            return "pit %d taken back: put the seeds back as the LEDs show" % event[1]
-        if kind == MOVE_ABANDONED:
-            return "the move in progress is taken back: put the seeds back"
-        if kind == BOARD_MATCHES:
-            return "the board matches again"
-        if kind == PASSED:
-            return "%s has no stones and passes" % SIDES[event[1]]
-        if kind == SENSOR_FAULT:
-            return "the sensor of %s is faulty (%s): do its steps by hand and confirm (c)" % (
-                self.place_name(event[1]), event[2])
-        if kind == CONFIRMED:
-            return "confirmed by hand: %s" % self.place_name(event[1])
-        if kind == GAME_OVER:
-            return "game over: %s" % self._result_words()
-        return None
-
-    def _result_words(self) -> str:
-        scores = self.game.scores
-        winner = self.game.winner()
-        who = "a draw" if winner is None else "%s wins" % SIDES[winner]
-        return "%s, %d to %d" % (who, scores[0], scores[1])
+        return event_words(event, self.session, SIDES, TABLE_CONTROLS)
 
     def analysis(self) -> dict | None:
         """At the end of the game, its analysis (computed once): the moves with the evaluation
@@ -400,44 +358,31 @@ class Table:
                 "mistakes": worst or ["no move lost 1.5 seeds or more"]})
         return self._analysed[1]
 
-    def moves_text(self) -> str:
-        """The moves so far in the game record's notation ("1. 3 5 2. 1 *")."""
-        return moves_text(self.game)
-
     def state(self) -> dict:
-        """Everything the page draws, as JSON-ready data."""
-        game = self.game
+        """Everything the page draws, as JSON-ready data: the board's view
+        (controller.board.view.board_view) and the table's own: its seeds (`counts`), the
+        hand (`hand`, the seeds in it, and `last_place`, where it last went), the LED rings
+        (`places`), the broken cells (`broken_cells`), the mode, the analysis at the end and the
+        recent events in words."""
         guide = self.guide
-        rules = game.rules
-        mover = guide.mover if guide.phase in (SOWING, SKIP) else game.to_move
-        return {
+        rules = self.game.rules
+        state = board_view(self.session, SIDES, self.loop.hint_reason, TABLE_CONTROLS)
+        state.update({
             "type": "state",
-            "variant": rules.name,
-            "title": rules.variant.title,
             "options": {name: rules.options[name] for name in sorted(rules.options)},
             "mode": self.mode,
             "computers": list(self.computers),
-            "n": rules.n,
             "counts": self.counts[:],
             "hand": self.hand.hand,
             "last_place": self.last_place,
             "places": [[colour, pattern] for colour, pattern in guide.frame.places],
-            "faults": self.faults[:],
-            "phase": guide.phase,
-            "to_move": mover,
-            "captured": list(game.captured),
-            "scores": game.scores,
-            "over": game.over,
-            "winner": game.winner() if game.over else None,
-            "result": self._result_words() if game.over else None,
-            "skip_offered": guide.phase == SOWING and guide.skip_offered,
-            "can_hint": guide.phase == AWAIT,
+            "broken_cells": self.broken_cells[:],
             "paused": self.paused,
-            "moves": self.moves_text(),
             "analysis": self.analysis(),
             "status": self.said[-1] if self.said else "",
             "events": self.said[-8:],
-        }
+        })
+        return state
 
 
 _ACTIONS = {

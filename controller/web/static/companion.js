@@ -8,7 +8,7 @@ function text(id, words) {
 }
 
 function draw(state) {
-  text("title", state.title + (state.hand ? " — hand " + state.hand : ""));
+  text("title", state.title + (state.match_hand ? " — hand " + state.match_hand : ""));
   for (const side of [0, 1]) {
     const box = $("player-" + side);
     box.querySelector(".name").textContent = state.players[side];

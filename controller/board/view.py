@@ -1,0 +1,221 @@
+"""The board as every page shows it, in words a person beside it can act on (host-only).
+
+    view = board_view(session, ("Amina", "Yusuf"), hint_reason="it captures 6")
+    view["to_move"], view["result"], view["moves"]        # 0, None, "1. 3 5 2. 1 *"
+    event_words(event, session, ("Amina", "Yusuf"))       # "Amina lifts pit 3"
+
+One view of a `controller.session.Session` for every screen: the table companion beside a
+physical board (`controller.web`), the browser's virtual table (`simulator.ui`) and the log of
+`layli run`. Each adds only what is its own (the companion whether the board waits for a game;
+the virtual table its seeds, its hand and its LED rings), so whose turn it is, how a game ended,
+the moves so far, a fault and every event are worked out, and said, in one place.
+
+Places are said as the players name them ("Amina's pit 3", "Yusuf's store"), a fault with where,
+why and what to do, the next hand of a match as an instruction. The one thing that differs from
+surface to surface is how a person reaches the board's controls: a physical board has a confirm
+button, the browser a key and a button; `Controls` says which.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERENCE, GAME_OVER,
+                                     HAND_OVER, HAND_READY, ILLEGAL_PIT, MATCH_OVER, MISTAKE,
+                                     MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
+                                     OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIP_AHEAD,
+                                     SKIP_OFFERED, SKIPPED, WRONG_PIT)
+from controller.guide.setup import ARRANGE, COPY, PLACE
+from controller.rules import SIDES, place_words, record
+
+if TYPE_CHECKING:
+    from controller.guide.setup import HandSetup
+    from controller.rules import Game
+    from controller.session import Session
+
+
+class Controls:
+    """How a surface tells a person to use its controls, inside the words of an event:
+    `confirm`, to vouch for a place whose sensor is faulty ("press confirm"), and `skip`, the
+    offer of a long relay's result ("press confirm to skip ahead to the move's result")."""
+
+    __slots__ = ("confirm", "skip")
+
+    def __init__(self, confirm: str, skip: str) -> None:
+        self.confirm = confirm
+        self.skip = skip
+
+
+# a physical board: one confirm button does both (controller.session.loop.BoardLoop.confirm)
+BOARD_CONTROLS = Controls("press confirm",
+                          "press confirm to skip ahead to the move's result")
+
+
+def moves_text(game: Game) -> str:
+    """The moves so far in the game record's notation ("1. 3 5 2. 1 *"): its movetext."""
+    text = record.write_game(game)
+    return text.split("\n\n", 1)[1].strip() if "\n\n" in text else text.strip()
+
+
+def result_words(scores: list[int], players: tuple[str, str] = SIDES) -> str:
+    """How a game with these final scores ended: "Amina wins, 30 to 18", "a draw, 24 to 24"
+    (the higher score wins, as `Game.winner` says)."""
+    if scores[0] == scores[1]:
+        who = "a draw"
+    else:
+        who = "%s wins" % players[0 if scores[0] > scores[1] else 1]
+    return "%s, %d to %d" % (who, scores[0], scores[1])
+
+
+def setup_words(setup: HandSetup, players: tuple[str, str] = SIDES) -> str:
+    """What the players do now to set up a match's next hand (controller.guide.setup)."""
+    arranger, other = players[setup.arranger], players[setup.other]
+    keep = setup.holdings[setup.other]
+    if setup.phase == ARRANGE:
+        text = ("%s takes all %d seeds from their store and places them in their own pits, "
+                "one at least in each, as they like; %s waits" % (
+                    arranger, setup.holdings[setup.arranger], other))
+    else:
+        row = setup.rows[setup.arranger]
+        keep -= sum(row)
+        if setup.phase == COPY:
+            text = "%s copies %s's pits, pit for pit: %s" % (
+                other, arranger, ", ".join(str(count) for count in row))
+        elif setup.phase == PLACE:
+            text = "%s places %d seeds in their own pits, one at least in each, as they like" % (
+                other, sum(row))
+        else:
+            return "the next hand is set"
+        text += "; %d stay%s in their store" % (keep, "s" if keep == 1 else "")
+    wrong = ["%s: %d too %s" % (place_words(place, setup.n, players), abs(diff),
+                                "many" if diff > 0 else "few")
+             for place, diff in sorted(setup.wrong.items())]
+    return text + (" (%s)" % "; ".join(wrong) if wrong else "")
+
+
+def fault_words(place: int, why: str, n: int, players: tuple[str, str] = SIDES,
+                controls: Controls = BOARD_CONTROLS) -> str:
+    """A faulty sensor, where, why and what to do about it."""
+    return "the sensor of %s is faulty (%s): do its steps by hand and %s" % (
+        place_words(place, n, players), why, controls.confirm)
+
+
+def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES,
+                controls: Controls = BOARD_CONTROLS) -> str | None:
+    """One event of the board (a kind of controller.guide.events and what it says) in words,
+    said as the session stands just after it; None for the ones not worth a line (a step of
+    a move, a cleared mistake: the LEDs show those)."""
+    kind = event[0]
+    guide = session.guide
+    n = guide.game.rules.n
+
+    def where(place: int) -> str:
+        return place_words(place, n, players)
+
+    if kind == MOVE_STARTED:
+        return "%s lifts pit %d" % (players[guide.mover], event[1])
+    if kind == MOVE_DONE:
+        return "%s played pit %d" % (players[guide.mover], event[1])
+    if kind == MISTAKE:
+        what = event[1]
+        if what == WRONG_PIT:
+            return "a seed went into %s: it belongs in %s" % (where(event[2]), where(event[3]))
+        if what == DIFFERENCE:
+            parts = ["%s has %d too %s" % (where(place), abs(diff), "many" if diff > 0 else "few")
+                     for place, diff in sorted(event[2].items())]
+            # in a view of where the board is to go, the difference is the work to do
+            work = guide.phase in (SKIP, RESTORE)
+            return ("to set the board: " if work else "the board differs: ") + ", ".join(parts)
+        if what == ILLEGAL_PIT:
+            return "a hand went into %s, which cannot be played now: lift a lit pit" % (
+                where(event[2]))
+        if what == OUTSIDE_SCRIPT:
+            return "a hand went into %s, where this move does not go" % where(event[2])
+        return "a mistake at %s" % where(event[2])
+    if kind == SENSOR_FAULT:
+        return fault_words(event[1], event[2], n, players, controls)
+    if kind == CONFIRMED:
+        return "confirmed by hand: %s" % where(event[1])
+    if kind == SKIP_OFFERED:
+        return "a long relay: %s" % controls.skip
+    if kind == SKIP_AHEAD:
+        return "skip ahead: set every lit place to its count"
+    if kind == SKIPPED:
+        return "skipped to the end of pit %d's move" % event[1]
+    if kind == MOVE_TAKEN_BACK:
+        return "pit %d taken back: put the seeds back as the LEDs show" % event[1]
+    if kind == MOVE_ABANDONED:
+        return "the move in progress is taken back: put the seeds back"
+    if kind == BOARD_MATCHES:
+        return "the board matches again"
+    if kind == PASSED:
+        return "%s has no stones and passes" % players[event[1]]
+    if kind == GAME_OVER:
+        return "game over: %s" % result_words(event[1], players)
+    if kind == HAND_OVER:
+        return "the hand is over: %s holds %d seeds, %s %d" % (
+            players[0], event[1][0], players[1], event[1][1])
+    if kind == MATCH_OVER:
+        return "the match is over: %s (%s)" % (
+            "a draw" if event[1] is None else "%s wins" % players[event[1]], event[2])
+    if kind == ARRANGED:
+        return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
+    if kind == HAND_READY:
+        return "the next hand is set: it starts"
+    return None
+
+
+def board_view(session: Session, players: tuple[str, str] = SIDES,
+               hint_reason: str | None = None,
+               controls: Controls = BOARD_CONTROLS) -> dict:
+    """What every page draws of the board, as JSON-ready data:
+
+    - `variant`, `title`, `n` (pits a row), `players` (South's and North's names);
+    - `phase`: the guide's (controller.guide: await, sowing, skip, restore, over) or "setup"
+      between a match's hands; `to_move` (0 South, 1 North; the player sowing while a move is
+      under way; None once the game is over or between hands) and `moving`;
+    - `captured`, `scores` (None until the game is over), `over`, `winner` (0, 1, or None for
+      a draw or a game not over), `result` in words;
+    - `moves`, the movetext so far; `hint` (a pit, while a move is awaited) and `hint_words`;
+      `can_hint`, `skip_offered`;
+    - `match_hand` (the hand of a match under way, from 1; None for a single game) and `setup`,
+      what to do to set the next hand up, in words;
+    - `faults`: each faulty place as {place, where, why, words}."""
+    game, guide, setup = session.game, session.guide, session.setup
+    n = game.rules.n
+    moving = guide.phase in (SOWING, SKIP)
+    over = game.over and setup is None
+    winner = game.winner() if over else None
+    hint = guide.hint if guide.phase == AWAIT else None
+    match = session.match
+    return {
+        "variant": game.rules.name,
+        "title": game.rules.variant.title,
+        "n": n,
+        "players": list(players),
+        "phase": "setup" if setup is not None else guide.phase,
+        "to_move": None if over or setup is not None else (
+            guide.mover if moving else game.to_move),
+        "moving": moving,
+        "captured": list(game.captured),
+        "scores": list(game.scores) if game.scores else None,
+        "over": over,
+        "winner": winner,
+        "result": result_words(game.scores, players) if over else None,
+        "moves": moves_text(game),
+        "hint": hint,
+        "hint_words": None if hint is None else "%s lifts pit %d%s" % (
+            players[game.to_move], hint, ": " + hint_reason if hint_reason else ""),
+        "can_hint": guide.phase == AWAIT and setup is None,
+        "skip_offered": guide.phase == SOWING and guide.skip_offered,
+        "match_hand": None if match is None else len(match.games),
+        "setup": None if setup is None else setup_words(setup, players),
+        "faults": [{"place": place, "where": place_words(place, n, players), "why": why,
+                    "words": fault_words(place, why, n, players, controls)}
+                   for place, why in enumerate(guide.faults) if why],
+    }
+
+
+__all__ = ["Controls", "BOARD_CONTROLS", "board_view", "event_words", "fault_words",
+           "moves_text", "result_words", "setup_words"]
