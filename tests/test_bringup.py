@@ -172,7 +172,7 @@ if __name__ == "__main__":
 
 import pytest                                                               # noqa: E402
 
-from controller.board import runner                                         # noqa: E402
+from controller.board import view                                           # noqa: E402
 from controller.cli import main as cli_main                                 # noqa: E402
 from controller.drivers.serial_link import SerialLink                       # noqa: E402
 from controller.hardware import bringup                                     # noqa: E402
@@ -578,10 +578,10 @@ def test_bad_arguments_exit_2_with_one_line(capsys, args, message):
 
 
 def test_the_places_are_named_as_everywhere_else():
-    # the portable words (the Pico says them too) are the runner's and the pages'
+    # the portable words (the Pico says them too) are the pages' and the log's (board.view)
     from controller.rules import place_words as everywhere
 
-    assert place_words is everywhere and runner.place_words is everywhere
+    assert place_words is everywhere and view.place_words is everywhere
     assert [place_words(place, 7) for place in (0, 6, 7, 13, 14, 15)] == [
         "South's pit 1", "South's pit 7", "North's pit 1", "North's pit 7", "South's store",
         "North's store"]
