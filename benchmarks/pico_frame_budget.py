@@ -6,7 +6,7 @@
         [--moves N] [--seed K] [--board pico-standalone-2x6 --board pico-standalone-2x12 ...]
 
 Bridge mode (the default). For each board it copies the bridge firmware onto an emulated Pico
-(compiled with mpy-cross, as deploy.py does), wires the board's HX711 models (each on its own
+(compiled with mpy-cross, as `layli firmware deploy --mpy` does), wires the board's HX711 models (each on its own
 oscillator, about 10.7 ms a conversion, 3% apart; firmware/emulator/devices.mjs) and runs the
 bridge's main loop for S emulated seconds with a guide frame whose every place animates (the
 LEDs re-rendered and written every 40 ms), its Sensors frames written to a port that takes
@@ -33,7 +33,7 @@ readings sent as missing, late delays, the longest step, the models' corrupted r
 a ten-minute run cut short still says how far it got and what it saw.
 
 Standalone mode (`--mode standalone`). For each pico-standalone board it copies every file of
-firmware/manifest.py as `deploy.py --mpy` does (modules compiled, main.py as source), restarts
+firmware/manifest.py as `layli firmware deploy --mpy` does (modules compiled, main.py as source), restarts
 the Pico (a fresh heap), writes a calibration.json that matches the HX711 models (noiseless
 models: a calibration without noise, so no cell is judged stuck) and plays a real game on the
 standalone firmware's own loop (`Standalone.step()`, then `sleep_ms(1)`, as `run()` does): the
@@ -791,7 +791,7 @@ class Player:
 
 
 def install_everything(emulated, pico) -> None:
-    """Every file of firmware/manifest.py onto `pico` as deploy.py --mpy copies them: the
+    """Every file of firmware/manifest.py onto `pico` as `layli firmware deploy --mpy` copies them: the
     modules compiled by mpy-cross, main.py as source."""
     names = []
     for _, target in emulated._deploy().manifest_files():
@@ -805,7 +805,7 @@ def install_everything(emulated, pico) -> None:
 
 def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: float = 1800.0,
                flash_in: str | None = None) -> dict:
-    """A standalone game on the emulated `name` board: the firmware installed as deploy.py
+    """A standalone game on the emulated `name` board: the firmware installed as `layli firmware deploy`
     copies it, the game played by a Player on the HX711 models; the Pico's figures.
     `flash_in`: a flash image with the firmware installed already (a quicker start)."""
     from controller.guide.frame import Frame
@@ -846,7 +846,7 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
         started = time.monotonic()
         if flash_in is None:
             install_everything(emulated, pico)
-            pico.power_cycle()          # a fresh heap, as a Pico starts after deploy.py
+            pico.power_cycle()          # a fresh heap, as a Pico starts after a deploy
         install_s = time.monotonic() - started
         load_cells()
         pico.set_mode("fast")

@@ -47,6 +47,10 @@ COMMANDS = [
      "a whole simulated event on this computer: broker, server, live pages, simulated tables"),
     (("hardware",), "controller.commands.hardware",
      "board profiles: list, check (with the power budget), wiring diagram, bill of materials"),
+    (("firmware", "config"), "controller.commands.firmware",
+     "the Pico firmware's config.json for a board profile"),
+    (("firmware", "deploy"), "controller.commands.firmware",
+     "copy the firmware and a config onto a Pico (mpremote), and restart it"),
 ]
 
 

@@ -1,7 +1,7 @@
 """config.json: what the firmware is wired to and how it runs, checked before anything starts.
 
 The Pico has no TOML parser: the host turns the board's profile into this plain JSON, which
-deploy.py checks (this module imports no hardware, so it runs on the host too) and copies onto
+`layli firmware deploy` checks (this module imports no hardware, so it runs on the host too) and copies onto
 the Pico as /config.json::
 
     {
@@ -212,8 +212,8 @@ def load(path="config.json"):
         with open(path) as handle:
             text = handle.read()
     except OSError:
-        raise ConfigError("%s: not found: copy a board's config onto the Pico (firmware/"
-                          "deploy.py does)" % path)
+        raise ConfigError("%s: not found: copy a board's config onto the Pico (layli "
+                          "firmware deploy does)" % path)
     try:
         data = json.loads(text)
     except ValueError as error:

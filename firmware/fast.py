@@ -4,7 +4,7 @@ MicroPython runs Python on an RP2040 about 60 times slower than a laptop runs it
 pystones a second on the emulated Pico at 125 MHz, firmware/emulator/README.md), too slow for
 the work of a frame done a byte or a bit at a time: taking the HX711s' ring apart, learning and
 planning their rhythm, turning 24 words into 26 readings, filling an LED strip's words. Viper
-compiles these functions to Thumb code (mpy-cross -march=armv6m, as deploy.py does), with
+compiles these functions to Thumb code (mpy-cross -march=armv6m, as `layli firmware deploy --mpy` does), with
 native 32-bit integers and raw pointers.
 
 Each function here does exactly what a plain-Python one elsewhere does, and is checked against

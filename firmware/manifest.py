@@ -6,12 +6,12 @@
 #     make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/layli/firmware/manifest.py
 #
 # then flash build-RPI_PICO/firmware.uf2 (hold BOOTSEL, plug in, copy the file) and copy only
-# config.json (and calibration.json) with `python firmware/deploy.py CONFIG --frozen`.
+# config.json (and calibration.json) with `layli firmware deploy CONFIG --frozen`.
 # A frozen main.py runs at boot like one on the filesystem.
 #
-# deploy.py reads this file too, to copy the same files onto a stock MicroPython: the list
-# lives here only. Paths are relative to this folder (MicroPython's build runs a manifest
-# from its own folder, and so does deploy.py).
+# `layli firmware deploy` (controller/hardware/deploy.py) reads this file too, to copy the same
+# files onto a stock MicroPython: the list lives here only. Paths are relative to this folder
+# (MicroPython's build runs a manifest from its own folder, and so does the deploy).
 
 import os
 
@@ -20,14 +20,18 @@ include("$(PORT_DIR)/boards/manifest.py")      # the rp2 port's own frozen modul
 # The portable core: only its subpackages that run on the Pico, never the host-only ones
 # (command line, drivers, the MicroPython runner).
 PORTABLE = ("rules", "sensing", "guide", "session", "protocol", "ai")
-package("controller", base_path="..", files=["__init__.py"] + [
+# The folder that holds the `controller` package: the checkout's root, beside this folder; in an
+# installed layli (`layli firmware deploy`), where this folder is controller/hardware/pico_firmware
+# inside site-packages, site-packages.
+CORE = ".." if os.path.isdir(os.path.join("..", "controller")) else os.path.join("..", "..", "..")
+package("controller", base_path=CORE, files=["__init__.py"] + [
     folder + "/" + name
     for folder in PORTABLE
-    for name in sorted(os.listdir(os.path.join("..", "controller", folder)))
+    for name in sorted(os.listdir(os.path.join(CORE, "controller", folder)))
     if name.endswith(".py")])
 
-# The firmware: every module here but the host-side ones (this file and deploy.py).
-HOST_ONLY = ("manifest.py", "deploy.py")
+# The firmware: every module here but this file, which only the host reads.
+HOST_ONLY = ("manifest.py",)
 for name in sorted(os.listdir(".")):
     if name.endswith(".py") and name not in HOST_ONLY:
         module(name)

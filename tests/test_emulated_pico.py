@@ -807,7 +807,7 @@ GAME_SEED = 263
 
 @pytest.fixture(scope="module")
 def bridge_image(tmp_path_factory):
-    """A maker's first bridge board: `firmware/deploy.py CONFIG --port ... --mpy` (mpremote)
+    """A maker's first bridge board: `layli firmware deploy CONFIG --port ... --mpy` (mpremote)
     installs everything onto the emulated Pico, which powers up again into main.py's bridge;
     its flash is kept, for the tests to boot from as a board that was installed once."""
     folder = tmp_path_factory.mktemp("bridge")
@@ -939,9 +939,9 @@ def test_a_pico_that_resets_itself_in_a_game_is_reported_with_its_crash():
 @pytest.fixture(scope="module")
 def standalone_image(bridge_image, tmp_path_factory):
     """The bridge board made a standalone one, as a maker would: a safe boot (CONFIRM held),
-    then `deploy.py CONFIG --config-only --calibration FILE` with pico-standalone-2x6's
+    then `layli firmware deploy CONFIG --config-only --calibration FILE` with pico-standalone-2x6's
     config and the load cells' calibration (as the calibration procedure gives it); the
-    firmware is the one deploy.py installed for the bridge. Its flash kept for the test."""
+    firmware is the one the deploy installed for the bridge. Its flash kept for the test."""
     folder = tmp_path_factory.mktemp("standalone")
     image = folder / "flash.bin"
     calibration = game.table(GAME_SEED)[3].calibration().to_json()

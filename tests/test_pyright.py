@@ -25,7 +25,6 @@ import re
 import shutil
 import subprocess
 from importlib.metadata import distributions
-from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 
 import pytest
@@ -125,10 +124,10 @@ def _shown(diagnostic: dict, root: Path) -> str:
 
 
 def _manifest_files() -> list[str]:
-    """What deploy.py copies onto the Pico (manifest.py's files), as paths on the Pico."""
-    spec = spec_from_file_location("layli_firmware_deploy", FIRMWARE / "deploy.py")
-    deploy = module_from_spec(spec)
-    spec.loader.exec_module(deploy)
+    """What `layli firmware deploy` copies onto the Pico (manifest.py's files), as paths on
+    the Pico."""
+    from controller.hardware import deploy
+
     return sorted(target for _, target in deploy.manifest_files())
 
 

@@ -1,6 +1,7 @@
 """`pip install layli` as a Pi owner does it: the wheel, built from the repository's files and
 installed in a fresh virtual environment outside the checkout, has what its commands need —
-the board profiles, the parts, the wiring diagrams — and runs them from anywhere.
+the board profiles, the parts, the wiring diagrams, the Pico's firmware — and runs them from
+anywhere; what it cannot carry, its commands say how to install.
 
 The environment sees the test environment's packages (`--system-site-packages`: the
 dependencies come from PyPI either way) and gets the wheel alone (`--no-deps`); the wheel is
@@ -28,7 +29,8 @@ def installed(tmp_path_factory) -> Path:
     names = subprocess.run(["git", "ls-files"], cwd=CHECKOUT, capture_output=True, text=True,
                            check=True).stdout.split("\n")
     for name in filter(None, names):
-        if name.startswith(("tests/", "firmware/", "benchmarks/", "docs/", ".ci/")):
+        if name.startswith(("tests/", "benchmarks/", "docs/", ".ci/")) or (
+                name.startswith("firmware/") and name.count("/") > 1):
             continue            # not in the wheel: quicker to leave out of the copy
         origin = CHECKOUT / name
         target = source / name
@@ -84,3 +86,46 @@ def test_the_wheel_plays_and_lists_the_rules(installed):
                "--state", str(installed.parent.parent.parent / "state"))
     assert game.returncode == 0, game.stderr[-2000:]
     assert "game over" in game.stderr and "the board equals the engine" in game.stderr
+
+
+def test_the_wheel_makes_a_picos_config_and_deploys_the_firmware_it_carries(installed, tmp_path):
+    """`layli firmware config|deploy` from the wheel alone: the firmware's modules and the
+    portable core it copies are the installed package's files, every one manifest.py lists."""
+    config = tmp_path / "config.json"
+    made = run(installed, "firmware", "config", "pico-bridge-2x6", "-o", str(config))
+    assert made.returncode == 0 and json.loads(config.read_text())["mode"] == "bridge", (
+        made.stderr)
+    venv = installed.parent.parent
+    plan = run(installed, "firmware", "deploy", str(config), "--port", "/dev/ttyACM0",
+               "--dry-run")
+    assert plan.returncode == 0, plan.stderr
+    copied = [word for word in plan.stdout.split() if word.startswith("/")
+              and not word.startswith("/dev/")]
+    sources = [Path(word) for word in copied if word != str(config)]
+    assert sources and all(path.is_file() and str(path).startswith(str(venv))
+                           for path in sources), copied
+    names = {path.name for path in sources}
+    assert {"main.py", "bridge.py", "standalone.py", "hx711.py", "game.py", "guide.py"} <= names
+    assert "manifest.py" not in names
+    # the same files a checkout's deploy copies, no more, no fewer
+    from controller.hardware.deploy import manifest_files
+
+    targets = [target for _, target in manifest_files()]
+    on_pico = sorted(word[1:] for word in plan.stdout.split() if word.startswith(":"))
+    assert on_pico == sorted(targets + ["config.json"])
+
+
+def test_the_wheel_says_what_to_install_for_what_it_cannot_carry(installed, tmp_path):
+    """The reference loop of `layli bench rules` lives in the project's source; MicroPython
+    under node is an npm package: each command says exactly what to do."""
+    bench = run(installed, "bench", "rules", "--runs", "1")
+    assert bench.returncode == 2 and "pip install -e ." in bench.stderr, bench.stderr
+    home = tmp_path / "home"
+    home.mkdir()
+    replay = subprocess.run([str(installed), "rules", "replay", "layli-goobalay", "3",
+                             "--micropython"], capture_output=True, text=True, timeout=600,
+                            cwd=tmp_path, env=dict(os.environ, HOME=str(home),
+                                                   LAYLI_MICROPYTHON_PACKAGE=""))
+    assert replay.returncode == 2, replay.stderr
+    assert "npm install --prefix ~/.layli @micropython/micropython-webassembly-pyscript@1.27.0" \
+        in replay.stderr

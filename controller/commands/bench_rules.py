@@ -198,8 +198,10 @@ def _load_reference():
     import importlib.util
 
     if not REFERENCE_FILE.is_file():
-        raise UsageError("%s not found: run `layli bench rules` from the project checkout" %
-                         REFERENCE_FILE)
+        raise UsageError("the reference loop this benchmark times beside the engine, "
+                         "benchmarks/plain_layli.py, comes with the project's source, not with "
+                         "an installed layli: in a checkout, `pip install -e .` and run `layli "
+                         "bench rules` there")
     spec = importlib.util.spec_from_file_location("plain_layli", REFERENCE_FILE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -6,7 +6,6 @@ and bills of materials (host-only).
     layli hardware wiring PROFILE [-o FILE.svg]
     layli hardware bom PROFILE [--json]               # with estimated prices and the total
     layli hardware drawing PROFILE -o FILE.svg|FILE.dxf [--part top|mount]
-    layli hardware firmware-config PROFILE [--variant V] [--option N=V] [-o config.json]
     layli hardware test --profile PROFILE [--port DEVICE] [--config FILE]   # bring-up
 
 A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
@@ -49,14 +48,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                          help="FILE.svg or FILE.dxf (DXF needs the ezdxf package)")
     drawing.add_argument("--part", choices=("top", "mount"),
                          help="only the top plate or only the load-cell mounts (default both)")
-    firmware = actions.add_parser("firmware-config",
-                                  help="the Pico firmware's config.json for a profile")
-    firmware.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
-    firmware.add_argument("--variant", default="layli-goobalay", metavar="V",
-                          help="pico-standalone: the game it plays (default layli-goobalay)")
-    firmware.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    firmware.add_argument("-o", "--output", metavar="FILE",
-                          help="write it here, not to stdout")
     testing = actions.add_parser("test", help="the bring-up test of a board just built: each "
                                  "place's sensor, the load cells' rates, the buttons, the "
                                  "buzzer")
@@ -157,7 +148,7 @@ def budget_text(figures: Budget) -> str:
 
 
 def _wiring(args: argparse.Namespace) -> int:
-    return _write(svg(checked(args.profile)), args.output)
+    return write(svg(checked(args.profile)), args.output)
 
 
 def _drawing(args: argparse.Namespace) -> int:
@@ -168,16 +159,7 @@ def _drawing(args: argparse.Namespace) -> int:
     return 0
 
 
-def _firmware_config(args: argparse.Namespace) -> int:
-    from controller.commands.common import parse_options
-    from controller.hardware.firmware import firmware_config
-
-    config = firmware_config(checked(args.profile), args.variant,
-                             parse_options(args.option) or None)
-    return _write(json.dumps(config, indent=2) + "\n", args.output)
-
-
-def _write(text: str, output: str | None) -> int:
+def write(text: str, output: str | None) -> int:
     """`text` to stdout, or to the file `output`."""
     if output is None:
         sys.stdout.write(text)
@@ -230,4 +212,4 @@ def _test(args: argparse.Namespace) -> int:
 
 
 ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom,
-           "drawing": _drawing, "firmware-config": _firmware_config, "test": _test}
+           "drawing": _drawing, "test": _test}

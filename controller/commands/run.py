@@ -193,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
     if args.simulate:
         return _simulate(profile, config, args)
     if profile.kind == "pico-standalone":
-        raise UsageError("profile %s runs on the Pico itself, without a Pi: `layli hardware "
-                         "firmware-config %s -o config.json`, then `python firmware/deploy.py "
+        raise UsageError("profile %s runs on the Pico itself, without a Pi: `layli firmware "
+                         "config %s -o config.json`, then `layli firmware deploy "
                          "config.json`" % (profile.name, profile.name))
     return _run_hardware(profile, config, args)
 

@@ -168,9 +168,9 @@ class PicoBoard(_Strip):
         if state.channels != self.channels or leds != self.layout.count:
             raise UsageError(
                 "the Pico on %s has %d sensor channels and a strip of %d LEDs; profile %s has "
-                "%d and %d: its config.json is another board's (layli hardware "
-                "firmware-config %s -o config.json, then python firmware/deploy.py "
-                "config.json)" % (port, state.channels, leds, profile.name, self.channels,
+                "%d and %d: its config.json is another board's (layli firmware "
+                "config %s -o config.json, then layli firmware deploy config.json "
+                "--config-only)" % (port, state.channels, leds, profile.name, self.channels,
                                   self.layout.count, profile.name))
 
     def _send(self, pixels: list[tuple[int, int, int]]) -> None:

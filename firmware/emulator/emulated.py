@@ -35,7 +35,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -96,14 +95,11 @@ def board_description(board: str | os.PathLike | dict | None) -> dict | None:
 
 
 def _deploy():
-    """firmware/deploy.py, loaded from its file (its manifest reader and mpy-cross finder)."""
-    module = sys.modules.get("layli_firmware_deploy")
-    if module is None:
-        spec = spec_from_file_location("layli_firmware_deploy", FIRMWARE / "deploy.py")
-        module = module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["layli_firmware_deploy"] = module
-    return module
+    """controller.hardware.deploy, what `layli firmware deploy` runs (its manifest reader and
+    mpy-cross finder)."""
+    from controller.hardware import deploy
+
+    return deploy
 
 
 def _imports(path: Path, name: str, is_package: bool) -> set[str]:

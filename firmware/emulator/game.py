@@ -7,7 +7,7 @@ LED strip (host-only).
 
 The firmware goes onto the emulated Pico (real MicroPython 1.27 on rp2040js, the board's
 HX711s, LED strip, buttons and buzzer on its pins as datasheet models: README.md beside this
-file) the way a maker installs it, `firmware/deploy.py CONFIG --port ... --mpy` (mpremote),
+file) the way a maker installs it, `layli firmware deploy CONFIG --port ... --mpy` (mpremote),
 and boots from main.py. The board is a `simulator.board.PhysicalBoard` whose load cells
 (`simulator.sensors.LoadCells`) set what the emulated HX711s convert. The players
 (`simulator.players.LedPlayer`) know nothing but what the emulated WS2812B strip shows:
@@ -311,21 +311,21 @@ def _copy(frame: Frame) -> Frame:
 
 def deploy(pico, folder: Path, profile: str = PROFILE, variant: str = VARIANT,
            calibration: str | None = None, *options: str) -> None:
-    """Install the firmware as a maker does (`firmware/deploy.py CONFIG --port ... --mpy`,
+    """Install the firmware as a maker does (`layli firmware deploy CONFIG --port ... --mpy`,
     with `--calibration` when `calibration`, a calibration.json's text, is given) and power
     the Pico up again on it (mpremote's closing reset is machine.reset(), at which the
     emulator stops: a power cycle, the flash kept, does what it would). `options` go to
-    deploy.py too."""
+    the deploy too."""
     config = folder / "config.json"
     config.write_text(json.dumps(firmware_config(load(profile), variant)), encoding="utf-8")
-    command = [sys.executable, str(FIRMWARE / "deploy.py"), str(config),
+    command = [sys.executable, "-m", "controller", "firmware", "deploy", str(config),
                "--port", pico.serial_url, "--mpy", *options]
     if calibration is not None:
         (folder / "calibration.json").write_text(calibration, encoding="utf-8")
         command += ["--calibration", str(folder / "calibration.json")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
-        raise RuntimeError("deploy.py failed:\n" + done.stdout + done.stderr)
+        raise RuntimeError("layli firmware deploy failed:\n" + done.stdout + done.stderr)
     if not pico.command("pico")["stopped"]:
         raise RuntimeError("the deploy did not end with a reset")
     pico.power_cycle()
@@ -572,7 +572,7 @@ def read_after_safe_boot(pico, names: list[str]) -> dict[str, str | None]:
 def reconfigure(pico, folder: Path, profile: str, variant: str = VARIANT,
                 calibration: str | None = None) -> None:
     """Give a deployed Pico another board's config (and a calibration) as a maker does: a
-    safe boot, then `firmware/deploy.py CONFIG --config-only [--calibration FILE]`, which
+    safe boot, then `layli firmware deploy CONFIG --config-only [--calibration FILE]`, which
     copies those two files and resets the Pico."""
     safe_boot(pico)
     pico.disconnect()

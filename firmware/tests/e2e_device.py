@@ -4,8 +4,8 @@ by the test, on the test's clock (CPython; tests/test_end_to_end_faults.py drive
     python firmware/tests/e2e_device.py LINK CONFIG.json [--corrupt 0.01] [--seed 1]
 
 It makes a pty and a symlink LINK to its device node (as /dev/serial/by-id/... is to
-/dev/ttyACM0), runs the bridge on the board CONFIG.json describes (`layli hardware
-firmware-config`) with fake HX711s on its pins, prints "ready", and then obeys one command a
+/dev/ttyACM0), runs the bridge on the board CONFIG.json describes (`layli firmware
+config`) with fake HX711s on its pins, prints "ready", and then obeys one command a
 line on stdin, answering each:
 
 - ``T ms v0 v1 ...``: the board's cells now read v0, v1, ... (raw): run the bridge until the
