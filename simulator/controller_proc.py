@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-from controller.guide.events import MISTAKE
+from controller.guide.events import MISTAKE, TO_SET
 from controller.guide.frame import Frame
 from controller.rules.record import write_game
 from controller.sensing import Calibration, CountingSensor
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             out.write(json.dumps(write_game(session.game)) + "\n")
             out.flush()
             return 0
-        events = [list(event[:2]) if event[0] != MISTAKE else [MISTAKE]
+        events = [[event[0]] if event[0] in (MISTAKE, TO_SET) else list(event[:2])
                   for event in loop.react()]
         if loop.calibration_due:
             loop.calibration_due = False

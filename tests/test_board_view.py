@@ -13,7 +13,7 @@ from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERE
                                      MISTAKE_CLEARED, MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED,
                                      MOVE_TAKEN_BACK, OUTSIDE_SCRIPT, PASSED, RESUMED,
                                      SENSOR_FAULT, SKIP_AHEAD, SKIP_OFFERED, SKIPPED, STEP_DONE,
-                                     WRONG_PIT)
+                                     TO_SET, WRONG_PIT)
 from controller.hardware.profile import load
 from controller.rules import SIDES, Game, Rules, record
 from controller.sensing import Calibration
@@ -114,7 +114,8 @@ SAMPLES = {
     MOVE_DONE: (MOVE_DONE, 3), MOVE_ABANDONED: (MOVE_ABANDONED, 3),
     MOVE_TAKEN_BACK: (MOVE_TAKEN_BACK, 3), BOARD_MATCHES: (BOARD_MATCHES,),
     GAME_OVER: (GAME_OVER, [30, 18]), MISTAKE: (MISTAKE, WRONG_PIT, 4, 3),
-    MISTAKE_CLEARED: (MISTAKE_CLEARED, 4), SENSOR_FAULT: (SENSOR_FAULT, 8, "stuck"),
+    MISTAKE_CLEARED: (MISTAKE_CLEARED, 4), TO_SET: (TO_SET, {2: -1, 13: 2}),
+    SENSOR_FAULT: (SENSOR_FAULT, 8, "stuck"),
     CONFIRMED: (CONFIRMED, 8), HAND_OVER: (HAND_OVER, [30, 18]),
     MATCH_OVER: (MATCH_OVER, 0, "Yusuf holds fewer than a pit's seeds"),
     ARRANGED: (ARRANGED, 0, [5, 5, 5, 5, 5, 5]),
@@ -154,6 +155,8 @@ def test_every_kind_of_mistake_names_its_places():
         (MISTAKE, DIFFERENCE, {2: -1, 13: 2}), (MISTAKE, ILLEGAL_PIT, 7),
         (MISTAKE, OUTSIDE_SCRIPT, 9)]]
     assert said[0] == "the board differs: South's pit 3 has 1 too few, North's store has 2 too many"
+    assert event_words(SAMPLES[TO_SET], session) == (
+        "to set the board: South's pit 3 has 1 too few, North's store has 2 too many")
     assert "North's pit 2" in said[1] and "North's pit 4" in said[2]
 
 

@@ -45,11 +45,15 @@ from controller.sensing import Calibration, CountingSensor
 from controller.sensing.activity import ActivitySensor
 from controller.session import FileStorage, Session
 from controller.board.view import event_words, board_view
-from controller.guide.events import MISTAKE, SENSOR_FAULT
+from controller.guide.events import MISTAKE, SENSOR_FAULT, TO_SET
 from controller.session.loop import HINT, NEW_GAME, UNDO, BoardLoop, Sound
 from controller.session.session import SessionError
 
 log = logging.getLogger("layli")
+
+# how loud the log says an event: a mistake or a fault is a warning; the seeds still to move while
+# the board is led somewhere (a line a seed) are for a debugging eye only
+LOG_LEVELS = {MISTAKE: logging.WARNING, SENSOR_FAULT: logging.WARNING, TO_SET: logging.DEBUG}
 
 SAID = 12       # the recent events in words that the runner keeps for the companion page
 
@@ -263,8 +267,7 @@ class Runner:
             if text:
                 self.said.append(text)
                 self.said_count += 1
-                log.log(logging.WARNING if event[0] in (MISTAKE, SENSOR_FAULT) else logging.INFO,
-                        text)
+                log.log(LOG_LEVELS.get(event[0], logging.INFO), text)
         if self.loop.calibration_due:
             self.loop.calibration_due = False
             self.save_calibration()

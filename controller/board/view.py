@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.guide import AWAIT, SKIP, SOWING
 from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERENCE, GAME_OVER,
                                      HAND_OVER, HAND_READY, ILLEGAL_PIT, MATCH_OVER, MISTAKE,
                                      MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
                                      OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIP_AHEAD,
-                                     SKIP_OFFERED, SKIPPED, WRONG_PIT)
+                                     SKIP_OFFERED, SKIPPED, TO_SET, WRONG_PIT)
 from controller.guide.setup import ARRANGE, COPY, PLACE
 from controller.rules import SIDES, place_words, record
 
@@ -101,6 +101,13 @@ def fault_words(place: int, why: str, n: int, players: tuple[str, str] = SIDES,
         place_words(place, n, players), why, controls.confirm)
 
 
+def difference_words(diff: dict, n: int, players: tuple[str, str] = SIDES) -> str:
+    """{place: seeds too many (+) or too few (-)} in words, place by place."""
+    return ", ".join("%s has %d too %s" % (place_words(place, n, players), abs(seeds),
+                                            "many" if seeds > 0 else "few")
+                     for place, seeds in sorted(diff.items()))
+
+
 def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES,
                 controls: Controls = BOARD_CONTROLS) -> str | None:
     """One event of the board (a kind of controller.guide.events and what it says) in words,
@@ -122,17 +129,15 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
         if what == WRONG_PIT:
             return "a seed went into %s: it belongs in %s" % (where(event[2]), where(event[3]))
         if what == DIFFERENCE:
-            parts = ["%s has %d too %s" % (where(place), abs(diff), "many" if diff > 0 else "few")
-                     for place, diff in sorted(event[2].items())]
-            # in a view of where the board is to go, the difference is the work to do
-            work = guide.phase in (SKIP, RESTORE)
-            return ("to set the board: " if work else "the board differs: ") + ", ".join(parts)
+            return "the board differs: " + difference_words(event[2], n, players)
         if what == ILLEGAL_PIT:
             return "a hand went into %s, which cannot be played now: lift a lit pit" % (
                 where(event[2]))
         if what == OUTSIDE_SCRIPT:
             return "a hand went into %s, where this move does not go" % where(event[2])
         return "a mistake at %s" % where(event[2])
+    if kind == TO_SET:
+        return "to set the board: " + difference_words(event[1], n, players)
     if kind == SENSOR_FAULT:
         return fault_words(event[1], event[2], n, players, controls)
     if kind == CONFIRMED:
@@ -217,5 +222,6 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
     }
 
 
-__all__ = ["Controls", "BOARD_CONTROLS", "board_view", "event_words", "fault_words",
+__all__ = ["Controls", "BOARD_CONTROLS", "board_view", "difference_words", "event_words",
+           "fault_words",
            "moves_text", "result_words", "setup_words"]

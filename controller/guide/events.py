@@ -35,6 +35,9 @@ DIFFERENCE = "difference"            # the counts differ from every board the sc
 ILLEGAL_PIT = "illegal_pit"          # digital sensors: a hand in a pit that cannot be played
 OUTSIDE_SCRIPT = "outside_script"    # digital sensors: a hand where the move does not go
 MISTAKE_CLEARED = "mistake_cleared"  # (kind, place)
+TO_SET = "to_set"                    # (kind, {place: seeds too many (+) / few (-)}): the board
+#                                      is being led to a position (a takeback, a skip ahead, a
+#                                      game resumed or begun): what is left to move, not a mistake
 SENSOR_FAULT = "fault"               # (kind, place, why): a sensor cannot be believed
 CONFIRMED = "confirmed"              # (kind, place): a person vouched for a faulty place
 

@@ -31,7 +31,7 @@ from ..rules.game import SOUTH, NORTH, Step
 from .events import (BOARD_MATCHES, CONFIRMED, DIFFERENCE, GAME_OVER, ILLEGAL_PIT, MISTAKE,
                      MISTAKE_CLEARED, MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
                      OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIPPED, SKIP_AHEAD, SKIP_OFFERED,
-                     STEP_DONE, WRONG_PIT)
+                     STEP_DONE, TO_SET, WRONG_PIT)
 from .frame import (Frame, PLAYER_COLOURS, HINT, ERROR, TOO_MANY, TOO_FEW, FAULT, STEADY, UUR,
                     DROP, PICK, TAKE, UUR_FROM, UUR_TO, FORCED, PASS, FLASH, MORE, LESS, BROKEN,
                     WIN)
@@ -683,7 +683,7 @@ class Guide:
         if self._agrees(counts, settled, expected, range(self.size)) and self._vouchable(expected):
             self._target_reached()
         else:
-            self._show_mistake(counts, settled, [expected], None)
+            self._show_mistake(counts, settled, [expected], None, TO_SET)
 
     def _target_reached(self):
         self.mistake = None
@@ -698,9 +698,10 @@ class Guide:
             self.events.append((BOARD_MATCHES,))
             self._await()
 
-    def _show_mistake(self, counts, settled, boards, step):
+    def _show_mistake(self, counts, settled, boards, step, kind=MISTAKE):
         """Name what is wrong: one seed in the wrong pit, or else the difference from the
-        nearest board the script allows."""
+        nearest board the script allows. Leading the board to a target, the difference is the
+        work left (`kind` TO_SET), not a mistake."""
         nearest = boards[0]
         best = None
         for board in boards:
@@ -734,7 +735,8 @@ class Guide:
         mistake = (DIFFERENCE, diff)
         if self.mistake is None or self.mistake[0] != DIFFERENCE or self.mistake[1] != diff:
             self.mistake = mistake
-            self.events.append((MISTAKE, DIFFERENCE, diff))
+            self.events.append((MISTAKE, DIFFERENCE, diff) if kind == MISTAKE
+                               else (TO_SET, diff))
 
     # --- activity mode --------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 record out, as every board (Pi, Pico alone, simulator, browser table) has them."""
 
 from controller.guide import AWAIT, SKIP, SOWING
+from controller.guide.events import BOARD_MATCHES, MISTAKE, MOVE_TAKEN_BACK, TO_SET
 from controller.protocol.messages import BUTTONS
 from controller.sensing import Calibration, CountingSensor
 from controller.session import MemoryStorage, Session
@@ -125,6 +126,34 @@ def test_confirm_takes_the_offer_to_skip_ahead():
     assert loop.react()[-1][0] == "skip_offered" and sounds[-1] == Sound.OFFER
     assert loop.press(CONFIRM) and session.guide.phase == SKIP
     assert not loop.confirm()                       # no offer now: a plain confirm
+
+
+def test_seeds_put_back_after_a_takeback_are_work_not_mistakes():
+    """Led back to the position before a move (as after a skip ahead, a resumed game or a
+    new one), each seed moved shows what is left to move: no mistake, and no buzz."""
+    loop, sounds, kept = _loop(sensing=False)
+    session = loop.session
+    start = session.game.pits + [0, 0]
+    counts = start[:]
+    loop.update(counts)
+    hand = 0
+    while not session.game.moves:
+        hand = follow_leds(session.frame, counts, hand, choose=2)
+        loop.update(counts)
+    loop.react()
+    del sounds[:]
+    assert loop.press(UNDO)
+    events = list(loop.react())
+    for place in range(len(counts)):                # one seed at a time, place by place
+        while counts[place] != start[place]:
+            counts[place] += 1 if counts[place] < start[place] else -1
+            loop.update(counts)
+            events.extend(loop.react())
+    kinds = [event[0] for event in events]
+    assert kinds[0] == MOVE_TAKEN_BACK and kinds[-1] == BOARD_MATCHES
+    assert MISTAKE not in kinds and kinds.count(TO_SET) > 10
+    assert session.guide.phase == AWAIT and not session.game.moves
+    assert Sound.MISTAKE not in sounds
 
 
 def test_the_core_packages_load_their_lazy_names_and_submodules():
