@@ -19,7 +19,7 @@ import pytest
 from controller import cli
 from controller.hardware import drawing as D
 from controller.hardware.parts import catalogue
-from controller.hardware.profile import load, place_name, shipped
+from controller.hardware.profile import load, place_label, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 CUP = ROOT / "hardware" / "cup.scad"
@@ -45,7 +45,7 @@ def test_the_top_plate_has_a_hole_per_place_at_its_rings_inner_diameter(name):
     n = profile.pits
     for place in range(profile.places):
         ring = parts[profile.leds.pit_part if place < 2 * n else profile.leds.store_part]
-        label = place_name(place, n)
+        label = place_label(place, n)
         assert holes[label].diameter == ring.inner_mm            # the ring's hole (datasheet)
         assert rings[label + " ring"].diameter == ring.outer_mm   # where the ring is glued
         assert (rings[label + " ring"].x, rings[label + " ring"].y) == (holes[label].x,

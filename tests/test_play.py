@@ -137,7 +137,7 @@ def test_an_uur_cannot_be_sown(monkeypatch, capsys):
     status, out = play(monkeypatch, capsys,
                        HUMANS + ["--setup", ",".join(map(str, setup))],
                        ["1", str(north), "2", "q"])
-    assert "South 2 and North 5 become South's Uurs" in out
+    assert "South's pit 2 and North's pit 5 become South's Uurs" in " ".join(out.split())
     assert "Pit 2 is not a legal move: pit 2 is an Uur" in out
 
 
@@ -220,7 +220,7 @@ def test_board_marks_uurs(monkeypatch, capsys):
     assert "an Uur holding k seeds" in drawn
     status, out = play(monkeypatch, capsys, ["--setup", ",".join(map(str, setup))], ["1"])
     assert drawn in out
-    assert "South 2 and North 5 become South's Uurs" in out
+    assert "South's pit 2 and North's pit 5 become South's Uurs" in " ".join(out.split())
     assert "Game over: North has no legal move." in out
     assert final_scores(out) == game.scores == [4, 0]
 
@@ -229,8 +229,8 @@ def test_steps_in_words(monkeypatch, capsys):
     game = Game("layli-goobalay")
     script = game.push(3, script=True)
     status, out = play(monkeypatch, capsys, HUMANS + ["--steps"], ["3", "q"])
-    assert "    1. pick 4 from South 3" in out
-    assert "    2. drop in South 4" in out
+    assert "    1. pick 4 from South's pit 3" in out
+    assert "    2. drop in South's pit 4" in out
     # every step of the engine's script, in order, numbered, the later picks as relays
     picks = 0
     for k, step in enumerate(script, 1):
@@ -239,20 +239,22 @@ def test_steps_in_words(monkeypatch, capsys):
         assert re.search(r"^ *%d\. %s$" % (k, re.escape(words)), out, re.M), words
     assert picks > 1 and "relay: pick" in out
     rules = game.rules
-    assert step_words(rules, ("capture", 10, 3), 0) == "capture 3 from North 5"
+    assert step_words(rules, ("capture", 10, 3), 0) == "capture 3 from North's pit 5"
     assert step_words(rules, ("uur", 1, 10), 0) == (
-        "Uur: move one seed from North 5 to South 2; both are South's Uurs now")
+        "Uur: move one seed from North's pit 5 to South's pit 2; both are South's Uurs now")
     assert step_words(rules, ("pass", 1), 0) == "North has no stones and passes"
-    assert step_words(rules, ("collect", 3, 2, 0), 1) == "collect 2 from South 4 into South's store"
+    assert step_words(rules, ("collect", 3, 2, 0), 1) == \
+        "collect 2 from South's pit 4 into South's store"
 
 
 def test_steps_with_the_board(monkeypatch, capsys):
     status, out = play(monkeypatch, capsys,
                        HUMANS + ["--steps=board", "--setup", "1,0,0,0,0,0,0,0,0,0,3,0"], ["1"])
-    assert "Uur: move one seed from North 5 to South 2; both are South's Uurs now" in out
-    assert "collect 2 from South 2 into South's store" in out
+    assert "Uur: move one seed from North's pit 5 to South's pit 2; both are South's Uurs now" \
+        in out
+    assert "collect 2 from South's pit 2 into South's store" in out
     # after the pick, South's pit 1 is drawn empty
-    assert re.search(r"1\. pick 1 from South 1\n +North  \|.*\n +South  \|  0  \|  0  \|", out)
+    assert re.search(r"1\. pick 1 from South's pit 1\n +North  \|.*\n +South  \|  0  \|  0  \|", out)
 
 
 def test_a_long_move_is_summarised_per_lap(monkeypatch, capsys):
@@ -267,8 +269,8 @@ def test_a_long_move_is_summarised_per_lap(monkeypatch, capsys):
     steps_shown = re.findall(r"^ +\d+\. .*$", out, re.M)
     assert len(steps_shown) <= 30
     assert "more laps" in out
-    assert "  1. pick 2 from North 4, drop 2: North 5 .. North 6" in out
-    assert "capture 6 from South 4" in out
+    assert "  1. pick 2 from North's pit 4, drop 2: North's pit 5 .. North's pit 6" in out
+    assert "capture 6 from South's pit 4" in out
     groups = script_groups(game.rules, script, 1)
     assert sum(len(steps) for _words, steps in groups) == len(script)
     assert len([g for g in groups if g[1][0][0] == "pick"]) == laps

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from controller import micropython
 from controller.sensing import (ActivitySensor, Calibration, Calibrator, CountingSensor,
                                 HX711_HIGH, HX711_LOW, SensingError, channel_name,
-                                count_confidence, median5, place_name, reliable_count,
+                                count_confidence, median5, reliable_count,
                                 seed_spread)
 from controller.sensing.frames import pit_name
 from controller.sensing import counting
@@ -261,13 +261,15 @@ def test_the_judgements_tables_are_what_they_say():
 
 
 def test_channel_names():
-    assert place_name(0, 14) == "pit 0"
-    assert place_name(11, 14) == "pit 11"
-    assert place_name(12, 14) == "South's store"
-    assert place_name(13, 14) == "North's store"
+    """A channel in a message: the hardware's channel number and the place it weighs, in the
+    players' words (controller.rules.place_words: pits from 1 on each side)."""
+    assert channel_name(0, 14) == "channel 0 (South's pit 1)"
+    assert channel_name(11, 14) == "channel 11 (North's pit 6)"
     assert channel_name(12, 14) == "channel 12 (South's store)"
+    assert channel_name(13, 14) == "channel 13 (North's store)"
     assert channel_name(2, 3) == "channel 2"            # not a board of 2n pits and 2 stores
-    assert pit_name(7, 12) == "pit 7"
+    assert pit_name(7, 12) == "North's pit 2"
+    assert pit_name(2, 3) == "sensor 2"                 # not a board of 2n pits
 
 
 def test_the_portable_core_includes_sensing():
@@ -882,7 +884,7 @@ def _state(sensor):
 BAD_FRAMES = [
     ([1, 2, 3], "3 readings; this board has 4 channels"),
     ([1, 2, 3, 4, 5], "5 readings"),
-    ([1, 2.0, 3, 4], "channel 1 (pit 1): reading 2.0 is not an int"),
+    ([1, 2.0, 3, 4], "channel 1 (North's pit 1): reading 2.0 is not an int"),
     ([1, 2, True, 4], "channel 2 (South's store): reading True is not an int"),
     ([1, 2, 3, "4"], "channel 3 (North's store): reading '4' is not an int"),
     ([1, 2, 3, [4]], "channel 3 (North's store): reading [4] is not an int"),
@@ -1023,7 +1025,7 @@ def test_calibration_with_one_weighed_channel_shared():
     cells.set_count(2, 10)
     assert len(steps.weigh(_frames(cells, 1000), 10, channels=[2])) == 1
     steps.singles([1.0, 1.02, 0.98, 1.01, 0.99])
-    with pytest.raises(SensingError, match="channel 0 \\(pit 0\\) was never weighed"):
+    with pytest.raises(SensingError, match="channel 0 \\(South's pit 1\\) was never weighed"):
         steps.calibration()
     calibration = steps.calibration(share=True)
     assert calibration.per_seed == [calibration.per_seed[2]] * 4
@@ -1041,7 +1043,8 @@ def test_calibration_refuses_what_cannot_count():
     steps = _calibrator_with_tare(cells)
     cells.per_seed[1] = -cells.per_seed[1]
     cells.set_count(1, 8)
-    with pytest.raises(SensingError, match="channel 1 \\(pit 1\\) reads no more with 8 seeds"):
+    with pytest.raises(SensingError,
+                       match="channel 1 \\(North's pit 1\\) reads no more with 8 seeds"):
         steps.weigh(_frames(cells, 1000), 8, channels=[1])
     # a cell too noisy for its seeds (one seed = 5 noise deviations)
     cells = LoadCells(random.Random(53), channels=4, counts=[0] * 4, noise=0.2)
@@ -1071,7 +1074,7 @@ def test_calibration_refuses_dead_saturated_and_moving_channels():
     moving = _frames(cells, 1000)
     for i, frame in enumerate(moving):                     # a hand still on pit 0
         frame[0] += round(cells.per_seed[0] * math.sin(i / 3))
-    with pytest.raises(SensingError, match="pit 0\\) moved while it was weighed"):
+    with pytest.raises(SensingError, match="South's pit 1\\) moved while it was weighed"):
         steps.weigh(moving, 6)
     with pytest.raises(SensingError, match="tare the empty board"):
         Calibrator(4).weigh(frames, 6)
@@ -1201,10 +1204,10 @@ def test_activity_stuck_sensor_is_a_fault_until_released():
 
 
 @pytest.mark.parametrize("levels, message", [
-    ([0, 2, 0], "pit 1: reading 2 is not one of 0/1"),
-    ([0, 0, True], "pit 2: reading True is not an int"),
+    ([0, 2, 0], "sensor 1: reading 2 is not one of 0/1"),     # (3 sensors: no board's shape)
+    ([0, 0, True], "sensor 2: reading True is not an int"),
     ([0, 0], "2 readings; this board has 3 channels"),
-    ([0, "1", 0], "pit 1: reading '1' is not an int"),
+    ([0, "1", 0], "sensor 1: reading '1' is not an int"),
 ])
 def test_activity_bad_levels_raise_and_change_nothing(levels, message):
     sensor = ActivitySensor(3)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from controller.commands.common import add_game_arguments, game_arguments
 from controller.opponents.players import GreedyPlayer, Player
 from controller.rules import (Board, Game, Match, Rules, RulesError, SOUTH, NORTH, SIDES, Step,
+                              place_words,
                               END_NO_MOVE, END_EMPTY_ROW, END_REPETITION, END_ENDLESS,
                               END_NO_FEED, END_STONES)
 from controller.rules.variants import parse_number
@@ -166,12 +167,6 @@ def make_seats(south: str, north: str, seed: int) -> list[Seat]:
 
 # --- drawing ------------------------------------------------------------------------------
 
-def pit_name(rules: Rules, index: int) -> str:
-    """`South 3`: a pit by its owner and the owner's own pit number."""
-    side = rules.owner(index)
-    return "%s %d" % (SIDES[side], index - side * rules.n + 1)
-
-
 def draw_rows(pits: list[int], uur: list[int | None], n: int) -> list[str]:
     """The two rows of the board as South sees it: North's row on top, right to left (North's
     pit 1 at the top right, above South's pit n, its opposite), then South's left to right."""
@@ -222,18 +217,18 @@ def step_words(rules: Rules, step: tuple, mover: int, relay: bool = False) -> st
     kind = step[0]
     if kind == Step.PICK:
         return "%spick %d from %s" % ("relay: " if relay else "", step[2],
-                                      pit_name(rules, step[1]))
+                                      place_words(step[1], rules.n))
     if kind == Step.DROP:
-        return "drop in %s" % pit_name(rules, step[1])
+        return "drop in %s" % place_words(step[1], rules.n)
     if kind == Step.UUR:
         return "Uur: move one seed from %s to %s; both are %s's Uurs now" % (
-            pit_name(rules, step[2]), pit_name(rules, step[1]), SIDES[mover])
+            place_words(step[2], rules.n), place_words(step[1], rules.n), SIDES[mover])
     if kind == Step.CAPTURE:
-        return "capture %d from %s" % (step[2], pit_name(rules, step[1]))
+        return "capture %d from %s" % (step[2], place_words(step[1], rules.n))
     if kind == Step.PASS:
         return "%s has no stones and passes" % SIDES[step[1]]
     if kind == Step.COLLECT:
-        return "collect %d from %s into %s's store" % (step[2], pit_name(rules, step[1]),
+        return "collect %d from %s into %s's store" % (step[2], place_words(step[1], rules.n),
                                                      SIDES[step[3]])
     return str(step)
 
@@ -263,8 +258,8 @@ def script_groups(rules: Rules, script: list[tuple], mover: int) -> list[tuple[s
         drops = script[k + 1:end]
         words = step_words(rules, step, mover, relay=picks > 0)
         if drops:
-            words += ", drop %d: %s .. %s" % (len(drops), pit_name(rules, drops[0][1]),
-                                             pit_name(rules, drops[-1][1]))
+            words += ", drop %d: %s .. %s" % (len(drops), place_words(drops[0][1], rules.n),
+                                             place_words(drops[-1][1], rules.n))
             if len(drops) >= rules.size:
                 words += " (all the way round)"
         groups.append((words, script[k:end]))
@@ -286,14 +281,14 @@ def move_summary(rules: Rules, script: list[tuple], mover: int) -> str:
     if len(picks) > 1:
         text += " in %d laps" % len(picks)
     if drops:
-        text += ", the last in %s" % pit_name(rules, drops[-1][1])
+        text += ", the last in %s" % place_words(drops[-1][1], rules.n)
     if captures:
         taken = sum(step[2] for step in captures)
         text += "; captures %d (%s)" % (taken, ", ".join(
-            ["%d from %s" % (step[2], pit_name(rules, step[1])) for step in captures]))
+            ["%d from %s" % (step[2], place_words(step[1], rules.n)) for step in captures]))
     for step in uurs:
-        text += "; %s and %s become %s's Uurs" % (pit_name(rules, step[1]),
-                                                 pit_name(rules, step[2]), SIDES[mover])
+        text += "; %s and %s become %s's Uurs" % (place_words(step[1], rules.n),
+                                                 place_words(step[2], rules.n), SIDES[mover])
     return text
 
 

@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 from controller.errors import UsageError
 from controller.hardware.parts import Part, catalogue
-from controller.hardware.profile import Profile, place_name
+from controller.hardware.profile import Profile, place_label
 from controller.protocol.messages import BUTTONS
 
 CUT, ENGRAVE, DIMENSIONS = "CUT", "ENGRAVE", "DIMENSIONS"
@@ -360,7 +360,7 @@ def top_plate(profile: Profile) -> Sheet:
     sheet.add(rectangle(CUT, 0, 0, plan.width, plan.depth, "outline", CORNER))
     for place, (x, y) in plan.centres.items():
         ring = pit_ring if place < 2 * profile.pits else store_ring
-        name = place_name(place, profile.pits)
+        name = place_label(place, profile.pits)
         sheet.add(Circle(CUT, x, y, ring.inner_mm, name),
                   Circle(ENGRAVE, x, y, ring.outer_mm, name + " ring"),
                   Text(DIMENSIONS, x, y - 1, name, 3.0))

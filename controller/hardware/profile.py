@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 
 from controller.guide.pixels import MA_PER_CHANNEL, LedLayout
 from controller.protocol.messages import BUTTONS
+from controller.rules import place_words
 from controller.hardware.boards import BOARDS, PIN, board_of, span
 from controller.hardware.parts import HARDWARE, Part, catalogue
 from controller.hardware.problems import (Problem, ProfileError, Reader, Spec, describe,
@@ -74,20 +75,15 @@ NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW")
 
 
-def place_name(place: int, pits: int) -> str:
-    """`S1`..`Sn`, `N1`..`Nn`, `S store`, `N store`: a place as the wiring labels it."""
+def place_label(place: int, pits: int) -> str:
+    """`S1`..`Sn`, `N1`..`Nn`, `S store`, `N store`: a place as the wiring diagram and the
+    cutting drawing label it (short, to fit beside a module; every message names a place as
+    the players do, `controller.rules.place_words`)."""
     if place < pits:
         return "S%d" % (place + 1)
     if place < 2 * pits:
         return "N%d" % (place - pits + 1)
     return "S store" if place == 2 * pits else "N store"
-
-
-def place_title(place: int, pits: int) -> str:
-    """`South 3`, `North's store`: a place as a message names it."""
-    if place < 2 * pits:
-        return "%s %d" % ("South" if place < pits else "North", place % pits + 1)
-    return "South's store" if place == 2 * pits else "North's store"
 
 
 @dataclass(frozen=True)
@@ -185,11 +181,11 @@ class Profile:
             out.append(Wire("sensors.clock_pin", self.sensors.clock_pin, "every HX711", "SCK"))
             for i, pin in enumerate(self.sensors.channels):
                 out.append(Wire("sensors.data_pins[%d]" % i, pin,
-                                "HX711 " + place_name(i, self.pits), "DT"))
+                                "HX711 " + place_label(i, self.pits), "DT"))
         else:
             for i, pin in enumerate(self.sensors.channels):
                 out.append(Wire("sensors.pins[%d]" % i, pin,
-                                "sensor " + place_name(i, self.pits), "OUT"))
+                                "sensor " + place_label(i, self.pits), "OUT"))
         for name in BUTTONS:
             out.append(Wire("buttons." + name, self.buttons[name],
                             "button " + name.replace("_", " "), ""))
@@ -509,7 +505,7 @@ def _check_leds(profile: Profile, problem) -> None:
     owner: dict[int, int] = {}
     for place, (start, count) in enumerate(leds.places):
         key = "leds.places[%d]" % place
-        what = place_title(place, profile.pits) if place < profile.places else "place"
+        what = place_words(place, profile.pits) if place < profile.places else "place"
         if count == 0:
             problem(key + ".count", "%s has no LEDs: every place must light" % what)
             continue
@@ -520,7 +516,7 @@ def _check_leds(profile: Profile, problem) -> None:
         for index in range(start, start + count):
             if index in owner:
                 problem(key, "LED %d is given to %s and to %s" % (
-                    index, place_title(owner[index], profile.pits), what))
+                    index, place_words(owner[index], profile.pits), what))
                 break
             owner[index] = place
     if owner and max(owner) + 1 != leds.length:

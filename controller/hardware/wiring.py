@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 from controller.guide.pixels import PALETTE
 from controller.hardware.boards import BOARDS, PIN, Board
 from controller.hardware.parts import catalogue
-from controller.hardware.profile import KINDS, Profile, Wire, budget, clock_fanout, place_name
+from controller.hardware.profile import KINDS, Profile, Wire, budget, clock_fanout, place_label
 
 MARGIN = 40
 PIN_PITCH = 20          # header pins, one row each
@@ -154,7 +154,7 @@ class _Drawing:
             else:
                 c.add("circle", cx=r(x), cy=r(y), r=r(radius), fill="#ffffff", stroke="#7a6a55")
             start, count = p.leds.places[place]
-            c.text(x, y - 12, place_name(place, n), size=12, anchor="middle", weight="bold")
+            c.text(x, y - 12, place_label(place, n), size=12, anchor="middle", weight="bold")
             c.text(x, y + 2, "LED %d-%d" % (start, start + count - 1), size=9, anchor="middle")
             if place < len(p.sensors.channels):
                 c.text(x, y + 15, p.sensors.channels[place], size=9, anchor="middle",
@@ -193,7 +193,7 @@ class _Drawing:
             c.rect(x, top, MODULE_W, MODULE_H, fill="#e8f0fb", stroke="#2a4d7a")
             c.text(x + MODULE_W / 2, top + 13, "HX711" if load_cells else "sensor", size=9,
                    anchor="middle")
-            c.text(x + MODULE_W / 2, top + 27, place_name(i, p.pits), size=11, anchor="middle",
+            c.text(x + MODULE_W / 2, top + 27, place_label(i, p.pits), size=11, anchor="middle",
                    weight="bold")
             # the output and where it goes, e.g. "DT GP3" or "OUT south.GPA0"
             c.text(x + MODULE_W / 2, top + 39, "DT" if load_cells else "OUT", size=7,
@@ -442,7 +442,7 @@ class _Drawing:
             lines.append("HX711 clock: %s -> 74LVC244A on 3.3 V (1OE and 2OE to GND, the %d "
                          "inputs in use joined, the rest to GND) -> 100 Ω at each output -> "
                          "%s." % (p.sensors.clock_pin, fanout.branches, "; ".join(
-                             " ".join(place_name(i, p.pits) for i in group)
+                             " ".join(place_label(i, p.pits) for i in group)
                              for group in fanout.groups)))
         lines.append("Buttons: from the pin to GND (internal pull-up). Buzzer: from the pin to "
                      "GND.")

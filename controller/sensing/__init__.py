@@ -22,7 +22,7 @@ Bad input raises `SensingError` (a ValueError) with one line naming the channel.
 Portable core: MicroPython subset.
 """
 
-from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, place_name
+from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, pit_name
 from .calibration import Calibration, seed_spread, reliable_count
 from .counting import CountingSensor, Reading, count_confidence, median5
 

@@ -21,6 +21,8 @@ except ImportError:
     def const(value):
         return value
 
+from ..rules.script import place_words
+
 # The HX711 answers in 24-bit two's complement and clips there: a reading at either end is a
 # saturated cell (overloaded, or a broken wire pulling the input to a rail), never a weight.
 HX711_LOW = const(-8388608)     # -2**23
@@ -36,27 +38,20 @@ class SensingError(ValueError):
     """
 
 
-def place_name(channel, channels):
-    """What channel `channel` weighs on a counting board of `channels` = 2n+2 channels: "pit i"
-    (the absolute index), "South's store" or "North's store"; None when `channels` is not such a
-    board (an activity board has no store channels: see `pit_name`)."""
-    if channels < 4 or channels % 2 or not 0 <= channel < channels:
-        return None
-    pits = channels - 2
-    if channel < pits:
-        return "pit %d" % channel
-    return "South's store" if channel == pits else "North's store"
-
-
 def channel_name(channel, channels):
-    """"channel 3 (pit 3)": how messages name a channel of a counting board."""
-    place = place_name(channel, channels)
-    return "channel %d" % channel if place is None else "channel %d (%s)" % (channel, place)
+    """"channel 3 (South's pit 4)": how messages name a channel of a counting board, the
+    hardware's channel and the place it weighs as the players name it (`place_words`)."""
+    if channels < 4 or channels % 2 or not 0 <= channel < channels:
+        return "channel %d" % channel
+    return "channel %d (%s)" % (channel, place_words(channel, (channels - 2) // 2))
 
 
 def pit_name(channel, channels):
-    """"pit 3": how messages name a channel of an activity board (one sensor per pit)."""
-    return "pit %d" % channel
+    """"South's pit 4": how messages name a channel of an activity board (one sensor a pit,
+    `channels` = 2n); "sensor 3" on a board of another shape."""
+    if channels < 2 or channels % 2 or not 0 <= channel < channels:
+        return "sensor %d" % channel
+    return place_words(channel, channels // 2)
 
 
 def check_time(t_ms, last):

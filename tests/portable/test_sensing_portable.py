@@ -231,7 +231,7 @@ def test_activity_debounces_bounces():
     assert starts == [(34, 1)], starts
     assert sensor.active == [False, False, False]
     error = raises(SensingError, sensor.feed, t, [0, 2, 0])
-    assert str(error) == "pit 1: reading 2 is not one of 0/1"
+    assert str(error) == "sensor 1: reading 2 is not one of 0/1"     # (3 sensors: no board)
     # stuck: active for more than stuck_ms
     sensor = ActivitySensor(2, debounce_ms=30, stuck_ms=1000)
     for i in range(100):
@@ -269,7 +269,7 @@ def test_the_calibration_procedure():
     cells.counts = [0, -3, 0, 0]
     frames = [cells.frame(i * FRAME_MS) for i in range(80)]
     error = raises(SensingError, steps.weigh, frames, 3, [1])
-    assert "channel 1 (pit 1) reads no more with 3 seeds" in str(error)
+    assert "channel 1 (North's pit 1) reads no more with 3 seeds" in str(error)
     assert steps.per_seed == per_seed                       # nothing changed
     cells.constant[2] = 777
     error = raises(SensingError, Calibrator(4).tare, [cells.frame(i) for i in range(40)])
