@@ -254,7 +254,8 @@ def test_steps_with_the_board(monkeypatch, capsys):
         in out
     assert "collect 2 from South's pit 2 into South's store" in out
     # after the pick, South's pit 1 is drawn empty
-    assert re.search(r"1\. pick 1 from South's pit 1\n +North  \|.*\n +South  \|  0  \|  0  \|", out)
+    assert re.search(r"1\. pick 1 from South's pit 1\n +North  \|.*\n +South  \|  0  \|  0  \|",
+                     out)
 
 
 def test_a_long_move_is_summarised_per_lap(monkeypatch, capsys):
