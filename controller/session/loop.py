@@ -181,11 +181,12 @@ class BoardLoop:
 
     def new_game(self, moves=()):
         """Keep the game played (if any move was) and start the next from `new_session()`,
-        judged on the board as it stands (the seeds of the last game are still out until
-        the players set up: the guide's difference view leads them); False when this board
-        makes no new games. With `moves`, a game begun on another board carries on from them
-        (`Session.carry_on`: a RulesError for a move that is not legal there, after which
-        the new game starts afresh)."""
+        judged on the board as it stands; False when this board makes no new games. The
+        seeds of the last game are still out until the players set up: the guide leads the
+        board to the start (its difference view, the work left reported as TO_SET, not as
+        mistakes) and the first move waits until the board matches. With `moves`, a game
+        begun on another board carries on from them (`Session.carry_on`: a RulesError for a
+        move that is not legal there, after which the new game starts afresh)."""
         if self.new_session is None:
             return False
         self._keep(self.session.game)
@@ -197,6 +198,8 @@ class BoardLoop:
             if moves:
                 self.session.carry_on(moves)
         finally:
+            if not moves or self.session.guide.phase == AWAIT:
+                self.session.guide.resync()
             self.judge_board()
         return True
 

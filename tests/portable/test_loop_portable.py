@@ -1,7 +1,7 @@
 """The board loop under both runtimes: frames and presses in; the session, sounds and the
 record out, as every board (Pi, Pico alone, simulator, browser table) has them."""
 
-from controller.guide import AWAIT, SKIP, SOWING
+from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 from controller.guide.events import BOARD_MATCHES, MISTAKE, MOVE_TAKEN_BACK, TO_SET
 from controller.protocol.messages import BUTTONS
 from controller.sensing import Calibration, CountingSensor
@@ -154,6 +154,37 @@ def test_seeds_put_back_after_a_takeback_are_work_not_mistakes():
     assert MISTAKE not in kinds and kinds.count(TO_SET) > 10
     assert session.guide.phase == AWAIT and not session.game.moves
     assert Sound.MISTAKE not in sounds
+
+
+def test_a_new_game_leads_the_last_games_seeds_back_to_the_start():
+    """NEW GAME on a board still holding the last game's seeds: setting the board up is work
+    the LEDs lead, not a run of mistakes; the first move waits until the board is set."""
+    loop, sounds, kept = _loop(sensing=False)
+    session = loop.session
+    start = session.game.pits + [0, 0]
+    counts = start[:]
+    loop.update(counts)
+    hand = 0
+    while len(session.game.moves) < 2:              # two moves: seeds moved, some captured
+        hand = follow_leds(session.frame, counts, hand, choose=0)
+        loop.update(counts)
+    loop.react()
+    del sounds[:]
+    assert counts != start
+    assert loop.press(NEW_GAME)
+    session = loop.session
+    assert not session.game.moves and session.guide.phase == RESTORE
+    assert loop.press(HINT) is False                # nothing to hint until the board is set
+    events = list(loop.react())
+    for place in range(len(counts)):                # the players set the board up
+        while counts[place] != start[place]:
+            counts[place] += 1 if counts[place] < start[place] else -1
+            loop.update(counts)
+            events.extend(loop.react())
+    kinds = [event[0] for event in events]
+    assert MISTAKE not in kinds and TO_SET in kinds and kinds[-1] == BOARD_MATCHES
+    assert session.guide.phase == AWAIT and Sound.MISTAKE not in sounds
+    assert len(kept) == 1 and len(kept[0].moves) == 2
 
 
 def test_the_core_packages_load_their_lazy_names_and_submodules():
