@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import socket
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -14,10 +15,11 @@ from controller.cli import main
 from controller.guide.frame import Frame
 from controller.guide.pixels import level
 from controller.guide import frame as frames
-from controller.rules import record
+from controller.rules import Game, record
 from simulator.players import LedPlayer
 from simulator.ui.app import create_app
-from simulator.ui.table import COMPUTER, COMPUTERS, REPLAY, Table, TableError
+from simulator.ui.table import (COMPUTER, COMPUTERS, PLAY, REHEARSE, REPLAY, SPEEDS, Table,
+                                 TableError)
 from chromium import needs_chromium
 
 
@@ -240,6 +242,47 @@ def test_two_computers_and_a_replay_of_their_record():
         replay.act({"action": "step"})
 
 
+def test_in_the_play_way_a_chosen_pit_is_sown_for_the_person():
+    """Issue 16: a lit pit chosen, the move is sown for the person by the table's hand, an
+    action every `speed`; the board ends as the engine says; what cannot be played is named."""
+    table = Table(mode=COMPUTER, seed=2, hint_seconds=0, step_seconds=0)
+    assert table.way == PLAY and table.state()["way"] == "play"
+    with pytest.raises(TableError, match="South's pit 7 cannot be played now"):
+        table.act({"action": "play", "pit": 7})
+    table.act({"action": "play", "pit": 3})
+    assert table.state()["sowing_for_you"] and table.guide.hint == 3
+    assert table.autoplay_step()                # the table's hand lifts pit 3
+    with pytest.raises(TableError, match="a move is under way"):
+        table.act({"action": "play", "pit": 4})
+    while table.game.moves == []:
+        assert table.autoplay_step()
+    assert table.game.moves == [3] and table.counts == table.guide.board.places()
+    assert table.state()["sowing_for_you"] is False
+    with pytest.raises(TableError, match="it is North's turn, and the computer plays it"):
+        table.act({"action": "play", "pit": 1})
+
+
+def test_finish_sows_the_rest_of_the_move_at_once_and_the_speed_is_the_persons():
+    table = Table(seed=2, hint_seconds=0)
+    for speed, seconds in SPEEDS.items():
+        table.act({"action": "speed", "speed": speed})
+        assert table.step_seconds == seconds and table.state()["speed"] == speed
+    table.act({"action": "speed", "speed": "slow"})
+    with pytest.raises(TableError, match="no move is being sown for you"):
+        table.act({"action": "finish"})
+    table.act({"action": "play", "pit": 1})     # Layli Goobalay's pit 1: a long relay
+    assert table.autoplay_step(force=True)
+    table.act({"action": "finish"})
+    assert table.game.moves == [1] and table.counts == table.guide.board.places()
+    assert table.guide.phase == "await" and not table.computer_turn()
+    with pytest.raises(TableError, match="'warp' is not a speed"):
+        table.act({"action": "speed", "speed": "warp"})
+    with pytest.raises(TableError, match="'auto' is not a way to play"):
+        table.act({"action": "way", "way": "auto"})
+    table.act({"action": "way", "way": "rehearse"})
+    assert table.state()["way"] == "rehearse"
+
+
 def test_a_broken_cell_is_shown_and_confirm_carries_on():
     table = Table(seed=1)
     table.act({"action": "lift", "place": 2})
@@ -312,9 +355,9 @@ def test_sim_ui_names_a_port_that_is_taken(capsys):
 
 @pytest.fixture
 def served():
-    """A fresh table served on a free port: (url, table)."""
+    """A fresh table served on a free port, every seed moved by hand: (url, table)."""
     from simulator.ui.server import start_in_thread
-    app = create_app(seed=1)
+    app = create_app(seed=1, way=REHEARSE)
     url, server, thread = start_in_thread(app)
     yield url, app.state.table
     server.should_exit = True
@@ -440,6 +483,58 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
     assert page.locator('#board g.place[data-place="%d"] .count' % store).text_content() == str(
         banked + seeds)
     page.close()
+
+
+@needs_chromium
+def test_a_whole_game_against_the_computer_one_click_a_move(browser):
+    """Issue 16's first acceptance: in the play way, a whole game against the computer by
+    clicks, one click a move of ours (each a lit pit of South's row); every seed sown for us,
+    the computer's moves the same."""
+    from simulator.ui.server import start_in_thread
+    app = create_app(mode=COMPUTER, seed=4, hint_seconds=0.01, step_seconds=0.0)
+    url, server, thread = start_in_thread(app)
+    table = app.state.table
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        assert page.locator('#way input[value="play"]').is_checked()
+        board = Page(page, table)
+        clicks = 0
+        deadline = time.monotonic() + 300
+        while not table.game.over and time.monotonic() < deadline:
+            game = table.game
+            if game.to_move == 0 and table.guide.phase == "await" and not table.sown_for \
+                    and not table.hand.hand:
+                rings = board.rings()
+                lit = [pit for pit in range(6) if rings[pit][0] == "south"
+                       and rings[pit][1] in ("steady", "forced")]
+                assert lit, rings
+                plies = len(game.moves)
+                page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).click()
+                clicks += 1
+                while len(table.game.moves) == plies and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            else:
+                time.sleep(0.01)
+        assert table.game.over, "the game did not end in 300 s"
+        assert clicks == sum(1 for ply in range(len(table.game.moves)) if _mover(table, ply) == 0)
+        assert clicks >= 5 and len(table.game.moves) > clicks        # a real game, both sides
+        assert table.counts == table.guide.board.places()
+        page.wait_for_function("layli.state.over")
+        assert page.locator("#turn").inner_text().startswith("game over: ")
+    finally:
+        page.close()
+        server.should_exit = True
+        thread.join(5)
+
+
+def _mover(table: Table, ply: int) -> int:
+    """Who played ply `ply` of the table's game (a pass does not take a ply)."""
+    replay = Game(table.game.rules, setup=table.game.setup, first=table.game.first)
+    for move in table.game.moves[:ply]:
+        replay.push(move)
+    return replay.to_move
 
 
 def test_the_page_and_its_files_are_served():

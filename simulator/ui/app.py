@@ -31,7 +31,7 @@ from controller.guide import frame as frames
 from controller.guide.pixels import PALETTE
 from controller.rules import VARIANTS
 from controller.web.companion import STATIC as COMPANION_STATIC
-from simulator.ui.table import FAULT_KINDS, MODES, Table, TableError
+from simulator.ui.table import FAULT_KINDS, MODES, PLAY, Table, TableError
 
 STATIC = Path(__file__).parent / "static"
 STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
@@ -106,15 +106,17 @@ class _Hub:
 def create_app(variant: str = "layli-goobalay", options: dict | None = None,
                mode: str = "people", seed: int | None = None,
                hint_seconds: float | None = None, step_seconds: float | None = None,
-               table: Table | None = None) -> Starlette:
-    """The app serving one table (a new one from the arguments unless `table` is given)."""
+               table: Table | None = None, way: str = PLAY) -> Starlette:
+    """The app serving one table (a new one from the arguments unless `table` is given);
+    `way`, how a person plays: PLAY (a lit pit chosen, the move sown for them) or REHEARSE
+    (every seed by hand)."""
     if table is None:
         timing = {}
         if hint_seconds is not None:
             timing["hint_seconds"] = hint_seconds
         if step_seconds is not None:
             timing["step_seconds"] = step_seconds
-        table = Table(variant, options, mode, seed, **timing)
+        table = Table(variant, options, mode, seed, way=way, **timing)
     hub = _Hub(table)
 
     async def index(request):

@@ -2,9 +2,10 @@
 
     python -m simulator.ui.screenshot docs/board.png [--moves 4] [--chromium /usr/bin/chromium]
 
-Serves a table on a free port, plays a few moves on it by a hand that follows the LEDs (and
-stops in the middle of the next one, so the rings show where the next seed goes), then has
-headless Chromium, driven by Playwright, photograph the page.
+Serves a table on a free port (rehearsing the board: every seed by hand), plays a few moves on
+it by a hand that follows the LEDs (and stops in the middle of the next one, so the rings show
+where the next seed goes), then has headless Chromium, driven by Playwright, photograph the
+page.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 
 from simulator.ui.app import create_app
 from simulator.ui.server import start_in_thread
-from simulator.ui.table import Table
+from simulator.ui.table import REHEARSE, Table
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    app = create_app(mode="computer", seed=args.seed)
+    app = create_app(mode="computer", seed=args.seed, way=REHEARSE)
     play(app.state.table, args.moves, args.drops, args.seed)
     url, server, thread = start_in_thread(app)
     try:

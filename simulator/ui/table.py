@@ -42,9 +42,18 @@ COMPUTER_SIDES = {PEOPLE: (), COMPUTER: (1,), COMPUTERS: (0, 1), REPLAY: (0, 1)}
 
 FAULT_KINDS = ("stuck", "railed", "off scale", "below empty")
 
+# how a person plays (the page's choice; either way the guide, and the LED rings, are behind it)
+PLAY = "play"              # a lit pit chosen (a click, a tap, its number): the move is sown for them
+REHEARSE = "rehearse"      # every seed by hand, as on the physical board
+WAYS = (PLAY, REHEARSE)
+
 COMPUTER_LEVEL = "hard"    # the opponent at the table: strong, and a quarter of a second a move
 HINT_SECONDS = 0.9         # a computer's move stays lit as a hint this long before its hand moves
 STEP_SECONDS = 0.35        # then one action of its hand every this long
+# the speeds a person picks for a move sown for them: seconds an action (the seed moving)
+SPEEDS = {"slow": 0.7, "normal": STEP_SECONDS, "fast": 0.12, "instant": 0.0}
+FINISH_LIMIT = 20000       # the actions `finish` does at most (a move of Tampoduo's 1,700 seeds
+                           # is some 3,500)
 
 # the page's controls, as the words of an event tell a person to use them
 TABLE_CONTROLS = Controls("confirm (c)", "skip ahead (s) sets the board to the move's result")
@@ -71,9 +80,14 @@ class Table:
     def __init__(self, variant: str = "layli-goobalay", options: dict | None = None,
                  mode: str = PEOPLE, seed: int | None = None, record_text: str | None = None,
                  hint_seconds: float = HINT_SECONDS, step_seconds: float = STEP_SECONDS,
-                 clock=time.monotonic) -> None:
+                 clock=time.monotonic, way: str = PLAY) -> None:
+        if way not in WAYS:
+            raise TableError("unknown way to play %r (known: %s)" % (way, ", ".join(WAYS)))
+        self.way = way
         self.hint_seconds = hint_seconds
         self.step_seconds = step_seconds
+        self.speed = next((name for name, seconds in SPEEDS.items() if seconds == step_seconds),
+                          "normal")
         self.clock = clock
         self.rng = random.Random(seed)
         self.new_game(variant, options, mode, record_text)
@@ -113,6 +127,7 @@ class Table:
         self.said: list[str] = ["%s: %s to move" % (game.rules.variant.title,
                                                     SIDES[game.to_move])]
         self.last_place: int | None = None                # where the hand last went (animation)
+        self.sown_for: int | None = None                  # a move a person chose, sown for them
         self._next_auto = self.clock()
         self._read()
 
@@ -193,7 +208,56 @@ class Table:
             raise TableError("move: %s is empty" % self.place_name(source))
         self._do(("move", source, target, self.counts[source]))
 
+    def _play(self, message: dict) -> None:
+        """A person's move, sown for them: {"action": "play", "pit": k}, k the mover's own pit
+        number (1..n). Lit as the choice, then the table's hand sows it, an action every
+        `step_seconds` (`speed`), as it sows a computer's."""
+        pit = message.get("pit")
+        game, guide = self.game, self.guide
+        if isinstance(pit, bool) or not isinstance(pit, int):
+            raise TableError("play: %r is not a pit number" % (pit,))
+        if game.over:
+            raise TableError("play: the game is over")
+        if guide.phase != AWAIT or self.hand.hand:
+            raise TableError("play: a move is under way; it ends first")
+        if game.to_move in self.computers:
+            raise TableError("play: it is %s's turn, and the computer plays it"
+                             % SIDES[game.to_move])
+        legal = game.legal_moves()
+        if pit not in legal:
+            raise TableError("play: %s's pit %d cannot be played now (the lit pits: %s)" % (
+                SIDES[game.to_move], pit, ", ".join(map(str, legal))))
+        guide.show_hint(pit)
+        self.sown_for = len(game.moves)
+        self._next_auto = self.clock()
+
+    def _way(self, message: dict) -> None:
+        way = message.get("way")
+        if way not in WAYS:
+            raise TableError("way: %r is not a way to play (known: %s)"
+                             % (way, ", ".join(WAYS)))
+        self.way = way
+
+    def _speed(self, message: dict) -> None:
+        speed = message.get("speed")
+        if speed not in SPEEDS:
+            raise TableError("speed: %r is not a speed (known: %s)"
+                             % (speed, ", ".join(SPEEDS)))
+        self.step_seconds = SPEEDS[speed]
+        self.speed = speed
+
+    def _finish(self, message: dict) -> None:
+        """The move being sown for a person or by the computer, done at once."""
+        if self.guide.phase not in (SOWING, SKIP) or not self.computer_turn():
+            raise TableError("finish: no move is being sown for you now")
+        ply = len(self.game.moves)
+        for _ in range(FINISH_LIMIT):
+            if len(self.game.moves) > ply or not self.computer_turn():
+                break
+            self.act_as_hand(self.hand.next_action(self.guide.frame, self.counts))
+
     def _takeback(self, message: dict) -> None:
+        self.sown_for = None
         if not self.loop.press(UNDO):
             raise TableError("takeback: there is nothing to take back")
         # against the computer, take back to the person's own move: else it replays at once
@@ -298,11 +362,17 @@ class Table:
     # --- the computer -----------------------------------------------------------------------
 
     def computer_turn(self) -> bool:
-        """A computer (or the record) is the one to act now."""
+        """The table's hand is the one to act now: a computer's (or the record's) move, or a
+        move a person chose to have sown for them (`play`)."""
         guide = self.guide
+        if self.sown_for is not None and len(self.game.moves) > self.sown_for:
+            self.sown_for = None                # that move is done
         if guide.phase == AWAIT:
+            if self.sown_for is not None:
+                return guide.hint is not None
             return self.game.to_move in self.computers and self._chosen() is not None
-        return guide.phase in (SOWING, SKIP) and guide.mover in self.computers
+        return guide.phase in (SOWING, SKIP) and (guide.mover in self.computers
+                                                  or self.sown_for is not None)
 
     def _chosen(self) -> int | None:
         if self.mode == REPLAY:
@@ -371,6 +441,10 @@ class Table:
             "type": "state",
             "options": {name: rules.options[name] for name in sorted(rules.options)},
             "mode": self.mode,
+            "way": self.way,
+            "speed": self.speed,
+            # (computer_turn first: it forgets a person's move once it is done)
+            "sowing_for_you": self.computer_turn() and self.sown_for is not None,
             "computers": list(self.computers),
             "counts": self.counts[:],
             "hand": self.hand.hand,
@@ -389,8 +463,9 @@ _ACTIONS = {
     "lift": Table._lift, "drop": Table._drop, "take": Table._take, "put": Table._put,
     "move": Table._move, "takeback": Table._takeback, "hint": Table._hint, "skip": Table._skip,
     "confirm": Table._confirm, "new": Table._new, "break": Table._break, "mend": Table._mend,
-    "pause": Table._pause, "step": Table._step,
+    "pause": Table._pause, "step": Table._step, "play": Table._play, "way": Table._way,
+    "speed": Table._speed, "finish": Table._finish,
 }
 
 __all__ = ["Table", "TableError", "MODES", "PEOPLE", "COMPUTER", "COMPUTERS", "REPLAY",
-           "FAULT_KINDS"]
+           "FAULT_KINDS", "WAYS", "PLAY", "REHEARSE", "SPEEDS"]

@@ -64,9 +64,23 @@ function drawBoard(n) {
   drawnFor = n;
 }
 
-// a click: lift a pit (hand empty), drop a seed (hand holding), or put the hand into a store;
-// with shift, alt or the right button, take one seed back out
+// the pit of the player to move numbered `own` (1..n), played as the page plays it: in the
+// play way, the move is sown for them
+function playOwn(own) {
+  if (state.way === "play" && state.phase === "await" && !state.hand && state.to_move !== null) {
+    send({action: "play", pit: own});
+    return true;
+  }
+  return false;
+}
+
+// a click: in the play way, a pit of the mover's row at the start of a move is played for them;
+// else lift a pit (hand empty), drop a seed (hand holding), or put the hand into a store; with
+// shift, alt or the right button, take one seed back out
 function press(place, takeOut) {
+  const n = state.n;
+  if (!takeOut && !isStore(place) && Math.floor(place / n) === state.to_move &&
+      playOwn(place % n + 1)) return;
   if (takeOut) send({action: "take", place: place});
   else if (isStore(place)) send({action: "put", place: place});
   else if (state.hand) send({action: "drop", place: place});
@@ -124,6 +138,14 @@ function render() {
     $("score").appendChild(line);
   }
   $("skip").hidden = !state.skip_offered;
+  $("finish").hidden = !(state.sowing_for_you || (state.moving &&
+                                                   state.computers.includes(state.to_move)));
+  for (const radio of document.querySelectorAll("#way input")) {
+    radio.checked = radio.value === state.way;
+  }
+  $("speed").value = state.speed;
+  $("help-play").hidden = state.way !== "play";
+  $("help-rehearse").hidden = state.way === "play";
   $("hint").disabled = !state.can_hint;
   const auto = state.computers.length > 0;
   $("pause").hidden = $("step").hidden = !auto;
@@ -278,11 +300,17 @@ function connect() {
   };
 }
 
-const BUTTONS = {takeback: "u", hint: "h", skip: "s", confirm: "c", pause: " ", step: "."};
+const BUTTONS = {takeback: "u", hint: "h", skip: "s", confirm: "c", pause: " ", step: ".",
+                 finish: "f"};
+const PIT_KEYS = "1234567890-=";          // pit 1 to pit 12 of the player to move
 for (const [name, key] of Object.entries(BUTTONS)) {
   $(name).addEventListener("click", () => send({action: name}));
 }
 $("new").addEventListener("click", newGame);
+for (const radio of document.querySelectorAll("#way input")) {
+  radio.addEventListener("change", () => send({action: "way", way: radio.value}));
+}
+$("speed").addEventListener("change", () => send({action: "speed", speed: $("speed").value}));
 $("variant").addEventListener("change", () => fillOptions(null));
 $("mode").addEventListener("change", () => {
   $("record-label").hidden = $("mode").value !== "replay";
@@ -294,6 +322,15 @@ $("mend").addEventListener("click", () => send(
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey) return;
   if (event.key === "n") { newGame(); return; }
+  const own = PIT_KEYS.indexOf(event.key) + 1;
+  if (own > 0 && own <= state.n) {
+    event.preventDefault();
+    if (!playOwn(own)) {
+      $("error").textContent = "number keys play a pit at the start of your move, in the " +
+        "play way";
+    }
+    return;
+  }
   for (const [name, key] of Object.entries(BUTTONS)) {
     if (event.key === key) {
       event.preventDefault();
