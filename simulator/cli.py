@@ -13,6 +13,8 @@ from simulator.run import run as run_games
 KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes_flagged",
         "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
 FAULT_KEYS = ("faults_injected", "faults_flagged")      # only with --faults
+BROWSER_LEVEL = "medium"    # `--ui`'s computer unless another level is asked for: a fair
+                            # opponent for someone trying the game for the first time
 MATCH_KEYS = ("matches", "matches_completed", "hands", "board_matches_engine", "mistakes_made",
               "mistakes_flagged", "false_alarms", "skip_aheads", "sim_seconds_per_match",
               "wall_seconds")                          # with --match
@@ -46,6 +48,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --ui: the port to serve on 127.0.0.1 (default 8765)")
     parser.add_argument("--no-browser", action="store_true",
                         help="with --ui: do not open the page, only print its address")
+    parser.add_argument("--against", type=against, default=("computer", BROWSER_LEVEL),
+                        metavar="WHO",
+                        help="with --ui: computer[:LEVEL] (South is you, North the computer at "
+                             "beginner, easy, medium, hard or strongest; default "
+                             "computer:%s) or people (two people at one screen)"
+                             % BROWSER_LEVEL)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,11 +87,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def against(text: str) -> tuple[str, str]:
+    """`--against`: "people", "computer" or "computer:LEVEL" as (mode, level) of the browser's
+    table; argparse's error (one line, exit 2) for anything else."""
+    from controller.ai.search import LEVELS      # (the level names only, not the search)
+
+    who, _, level = text.partition(":")
+    if who == "people" and not level:
+        return "people", BROWSER_LEVEL
+    if who == "computer" and (not level or level in LEVELS):
+        return "computer", level or BROWSER_LEVEL
+    raise argparse.ArgumentTypeError(
+        "%r: give people, or computer or computer:LEVEL with LEVEL one of %s"
+        % (text, ", ".join(LEVELS)))
+
+
 def _serve(args: argparse.Namespace, options: dict | None) -> int:
     from simulator.ui.server import PortTaken, serve     # the web stack only when asked for
+    mode, level = args.against
     try:
-        serve(args.variant, options, port=args.port, open_browser=not args.no_browser,
-              seed=args.seed)
+        serve(args.variant, options, mode=mode, port=args.port,
+              open_browser=not args.no_browser, seed=args.seed, level=level)
     except PortTaken as error:
         raise UsageError(str(error))
     except KeyboardInterrupt:

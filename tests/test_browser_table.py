@@ -338,6 +338,38 @@ def test_sim_ui_serves_without_a_browser(monkeypatch):
     assert args[0] == "tampoduo" and kwargs["port"] == 9123 and kwargs["open_browser"] is False
 
 
+@pytest.mark.parametrize("against, mode, level", [
+    (None, "computer", "medium"), ("computer", "computer", "medium"),
+    ("computer:strongest", "computer", "strongest"), ("people", "people", "medium"),
+])
+def test_sim_ui_against_the_computer_at_a_level_or_two_people(monkeypatch, against, mode, level):
+    calls = []
+    monkeypatch.setattr("simulator.ui.server.serve", lambda *a, **k: calls.append((a, k)))
+    argv = ["sim", "--ui", "--no-browser"] + (["--against", against] if against else [])
+    assert main(argv) == 0
+    (args, kwargs), = calls
+    assert kwargs["mode"] == mode and kwargs["level"] == level
+
+
+@pytest.mark.parametrize("against", ["computer:wizard", "robots", "people:hard"])
+def test_sim_ui_refuses_who_it_cannot_play_against(capsys, against):
+    with pytest.raises(SystemExit) as stopped:
+        main(["sim", "--ui", "--no-browser", "--against", against])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and err.count("\n") == 1, err
+    assert "give people, or computer or computer:LEVEL with LEVEL one of beginner" in err
+
+
+def test_a_new_game_against_the_computer_at_the_level_chosen():
+    table = Table(mode=COMPUTER, seed=2)
+    assert table.state()["level"] == "hard" and table.chooser.level == "hard"
+    table.act({"action": "new", "mode": "computer", "level": "beginner"})
+    assert table.state()["level"] == "beginner" and table.chooser.level == "beginner"
+    with pytest.raises(TableError, match="the computer's level 'wizard' is not one of"):
+        table.act({"action": "new", "level": "wizard"})
+    assert table.level == "beginner"
+
+
 def test_sim_ui_names_a_port_that_is_taken(capsys):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
@@ -527,6 +559,33 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser):
         page.close()
         server.should_exit = True
         thread.join(5)
+
+
+@needs_chromium
+def test_the_new_game_form_offers_the_computers_levels_and_hides_what_does_not_apply(
+        browser, served):
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        # two people: neither the computer's level nor the record box (a replay's) shows
+        assert not page.locator("#level-label").is_visible()
+        assert not page.locator("#record-label").is_visible()
+        page.select_option("#mode", "computer")
+        assert page.locator("#level-label").is_visible()
+        assert page.locator("#level option").all_inner_texts() == [
+            "as a beginner", "easy", "medium", "hard", "its strongest"]
+        page.select_option("#level", "easy")
+        version = page.evaluate("layli.version")
+        page.click("#new")
+        page.wait_for_function("v => layli.version > v", arg=version)
+        assert (table.mode, table.level) == ("computer", "easy")
+        page.select_option("#mode", "replay")
+        assert page.locator("#record-label").is_visible()
+        assert not page.locator("#level-label").is_visible()
+    finally:
+        page.close()
 
 
 def _mover(table: Table, ply: int) -> int:

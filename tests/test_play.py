@@ -515,3 +515,18 @@ def test_match_record_is_saved(monkeypatch, capsys, tmp_path):
     holdings = match.holdings           # reading closes the ended last hand
     assert match.over
     assert "After hand 2: South holds %d, North holds %d." % tuple(holdings) in out
+
+
+def test_the_computer_plays_at_every_level_of_the_search(monkeypatch, capsys):
+    """`--level`: greedy (the default) or any level of the search (controller.ai.LEVELS)."""
+    from controller.ai import LEVELS
+    from controller.commands.play import GREEDY, PLAY_LEVELS
+
+    assert PLAY_LEVELS == (GREEDY,) + LEVELS
+    status, out = play(monkeypatch, capsys, ["--south", "computer", "--north", "computer",
+                                             "--level", "beginner", "--seed", "3"], [])
+    assert status == 0 and "Final score: South " in out, out[-500:]
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["play", "--level", "wizard"])
+    assert stopped.value.code == 2
+    assert "invalid choice: 'wizard'" in capsys.readouterr().err

@@ -39,6 +39,10 @@ from controller.rules.variants import parse_number
 
 HUMAN = "human"
 COMPUTER = "computer"
+GREEDY = "greedy"           # the computer takes the most seeds it can now (GreedyPlayer)
+# the computer's levels: GREEDY, then the search's (controller.ai.search.LEVELS, not imported
+# here: `layli play` loads the search only when a level asks for it)
+PLAY_LEVELS = (GREEDY, "beginner", "easy", "medium", "hard", "strongest")
 
 # Lines are wrapped to this many columns; the 2 x 12 board itself is narrower.
 WIDTH = 100
@@ -112,6 +116,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="who plays South (default human)")
     parser.add_argument("--north", choices=(HUMAN, COMPUTER), default=COMPUTER,
                         help="who plays North (default computer)")
+    parser.add_argument("--level", choices=PLAY_LEVELS, default=GREEDY,
+                        help="how the computer plays: greedy (the most seeds now, the default), "
+                             "or the search at beginner, easy, medium, hard or strongest")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed for the computer's choices (ties, the ritual), to repeat a game")
     parser.add_argument("--match", action="store_true",
@@ -133,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
-    session = Session(rules, make_seats(args.south, args.north, seed), seed, args)
+    session = Session(rules, make_seats(args.south, args.north, seed, args.level), seed, args)
     try:
         if args.match:
             session.play_match(setup, args.first)
@@ -148,8 +155,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_seats(south: str, north: str, seed: int) -> list[Seat]:
-    """The two seats, named so that a transcript says who is who."""
+def make_seats(south: str, north: str, seed: int, level: str = "greedy") -> list[Seat]:
+    """The two seats, named so that a transcript says who is who; a computer plays at `level`
+    (GREEDY, or one of controller.ai.LEVELS)."""
     kinds = (south, north)
     seats = []
     for side, kind in enumerate(kinds):
@@ -160,8 +168,13 @@ def make_seats(south: str, north: str, seed: int) -> list[Seat]:
             # each computer draws from its own generator, so one player's ties do not shift
             # the other's choices
             rng = random.Random("%d/%s" % (seed, SIDES[side]))
-            seats.append(Seat("Computer %d" % (side + 1) if alike else "Computer",
-                              GreedyPlayer(rng)))
+            player: Player
+            if level == GREEDY:
+                player = GreedyPlayer(rng)
+            else:
+                from controller.ai import Searcher     # (the search's modules only when asked)
+                player = Searcher(level, seed=rng.randrange(1, 1 << 30))
+            seats.append(Seat("Computer %d" % (side + 1) if alike else "Computer", player))
     return seats
 
 

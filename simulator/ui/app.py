@@ -31,7 +31,8 @@ from controller.guide import frame as frames
 from controller.guide.pixels import PALETTE
 from controller.rules import VARIANTS
 from controller.web.companion import STATIC as COMPANION_STATIC
-from simulator.ui.table import FAULT_KINDS, MODES, PLAY, Table, TableError
+from controller.ai import LEVELS
+from simulator.ui.table import COMPUTER_LEVEL, FAULT_KINDS, MODES, PLAY, Table, TableError
 
 STATIC = Path(__file__).parent / "static"
 STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
@@ -69,7 +70,7 @@ def hello() -> dict:
             options.append({"name": option, "kind": kind, "default": default,
                             "choices": list(choices) if choices else None, "what": what})
         variants.append({"name": name, "title": spec.title, "options": options})
-    return {"type": "hello", "variants": variants, "modes": list(MODES),
+    return {"type": "hello", "variants": variants, "modes": list(MODES), "levels": list(LEVELS),
             "palette": {name: list(rgb) for name, rgb in PALETTE.items()},
             "legend": [[pattern, words] for pattern, words in MEANINGS],
             "fault_kinds": list(FAULT_KINDS)}
@@ -106,17 +107,18 @@ class _Hub:
 def create_app(variant: str = "layli-goobalay", options: dict | None = None,
                mode: str = "people", seed: int | None = None,
                hint_seconds: float | None = None, step_seconds: float | None = None,
-               table: Table | None = None, way: str = PLAY) -> Starlette:
+               table: Table | None = None, way: str = PLAY,
+               level: str = COMPUTER_LEVEL) -> Starlette:
     """The app serving one table (a new one from the arguments unless `table` is given);
     `way`, how a person plays: PLAY (a lit pit chosen, the move sown for them) or REHEARSE
-    (every seed by hand)."""
+    (every seed by hand); `level`, the computer's (controller.ai.LEVELS)."""
     if table is None:
         timing = {}
         if hint_seconds is not None:
             timing["hint_seconds"] = hint_seconds
         if step_seconds is not None:
             timing["step_seconds"] = step_seconds
-        table = Table(variant, options, mode, seed, way=way, **timing)
+        table = Table(variant, options, mode, seed, way=way, level=level, **timing)
     hub = _Hub(table)
 
     async def index(request):

@@ -13,14 +13,17 @@ import webbrowser
 from controller.web.server import (HOST, PortTaken, bind, server, start_in_thread,
                                    url_of)
 from simulator.ui.app import create_app
+from simulator.ui.table import COMPUTER_LEVEL
 
 DEFAULT_PORT = 8765
 
 
 def serve(variant: str = "layli-goobalay", options: dict | None = None, mode: str = "people",
-          port: int = DEFAULT_PORT, open_browser: bool = True, seed: int | None = None) -> None:
-    """Serve the board until interrupted (Ctrl-C); PortTaken when the port is in use."""
-    app = create_app(variant, options, mode, seed)
+          port: int = DEFAULT_PORT, open_browser: bool = True, seed: int | None = None,
+          level: str = COMPUTER_LEVEL) -> None:
+    """Serve the board until interrupted (Ctrl-C); PortTaken when the port is in use. `mode`
+    and `level` as for simulator.ui.table.Table."""
+    app = create_app(variant, options, mode, seed, level=level)
     sock = bind(port)
     url = url_of(sock)
     print("the board is at %s (Ctrl-C to stop)" % url, flush=True)

@@ -14,9 +14,12 @@ mistakes, the end — and its frame is what the page shows on the LED rings. Not
 the rules.
 
 A computer plays as a person with a board would: the computer opponent
-(`controller.ai.Searcher`, at the `COMPUTER_LEVEL`) chooses, its move is lit as a hint, then `simulator.players.LedPlayer` — a hand that follows the LEDs and
-makes no mistakes — carries it out one action at a time (`autoplay_step`), so the page can show
-each seed moving. A replay does the same with the moves of a game record.
+(`controller.ai.Searcher`, at the table's `level`, COMPUTER_LEVEL unless another is chosen)
+chooses, its move is lit as a hint, then `simulator.players.LedPlayer` — a hand that follows
+the LEDs and makes no mistakes — carries it out one action at a time (`autoplay_step`), so the
+page can show each seed moving. A replay does the same with the moves of a game record. In the
+play way (`way` PLAY, the default) the same hand sows a move a person chose (`play`); in the
+rehearse way (REHEARSE) the person moves every seed.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
-from controller.ai import Searcher, analyse
+from controller.ai import LEVELS, Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
@@ -80,10 +83,11 @@ class Table:
     def __init__(self, variant: str = "layli-goobalay", options: dict | None = None,
                  mode: str = PEOPLE, seed: int | None = None, record_text: str | None = None,
                  hint_seconds: float = HINT_SECONDS, step_seconds: float = STEP_SECONDS,
-                 clock=time.monotonic, way: str = PLAY) -> None:
+                 clock=time.monotonic, way: str = PLAY, level: str = COMPUTER_LEVEL) -> None:
         if way not in WAYS:
             raise TableError("unknown way to play %r (known: %s)" % (way, ", ".join(WAYS)))
         self.way = way
+        self.level = level
         self.hint_seconds = hint_seconds
         self.step_seconds = step_seconds
         self.speed = next((name for name, seconds in SPEEDS.items() if seconds == step_seconds),
@@ -95,11 +99,16 @@ class Table:
     # --- a game -----------------------------------------------------------------------------
 
     def new_game(self, variant: str = "layli-goobalay", options: dict | None = None,
-                 mode: str = PEOPLE, record_text: str | None = None) -> None:
-        """Set the board up for a new game (RulesError or TableError when the request is bad;
-        the game in play then goes on)."""
+                 mode: str = PEOPLE, record_text: str | None = None,
+                 level: str | None = None) -> None:
+        """Set the board up for a new game, a computer playing at `level` (the table's until
+        now when None; one of controller.ai.LEVELS). RulesError or TableError when the request
+        is bad; the game in play then goes on."""
         if mode not in MODES:
             raise TableError("unknown mode %r (known: %s)" % (mode, ", ".join(MODES)))
+        level = self.level if level is None else level
+        if level not in LEVELS:
+            raise TableError("unknown level %r (known: %s)" % (level, ", ".join(LEVELS)))
         moves: list[int] = []
         setup = first = None
         if mode == REPLAY:
@@ -118,8 +127,9 @@ class Table:
         self.loop = BoardLoop(session, hint_reasons=True)
         self.mode = mode
         self.computers = COMPUTER_SIDES[mode]
+        self.level = level
         self.chooser = (_RecordChooser(moves) if mode == REPLAY
-                        else Searcher(COMPUTER_LEVEL, seed=self.rng.randrange(1, 1 << 30)))
+                        else Searcher(level, seed=self.rng.randrange(1, 1 << 30)))
         self.hand = LedPlayer(game.rules.n, self.rng)     # the one hand at the table
         self.counts = game.pits + [0, 0]
         self.broken_cells: list[str | None] = [None] * len(self.counts)
@@ -300,8 +310,12 @@ class Table:
         text = message.get("record")
         if text is not None and not isinstance(text, str):
             raise TableError("new: a record must be text")
+        level = message.get("level", self.level)
+        if level not in LEVELS:
+            raise TableError("new: the computer's level %r is not one of %s"
+                             % (level, ", ".join(LEVELS)))
         try:
-            self.new_game(variant, options, mode, text)
+            self.new_game(variant, options, mode, text, level)
         except RulesError as error:
             raise TableError("new: %s" % error)
 
@@ -442,6 +456,7 @@ class Table:
             "options": {name: rules.options[name] for name in sorted(rules.options)},
             "mode": self.mode,
             "way": self.way,
+            "level": self.level,
             "speed": self.speed,
             # (computer_turn first: it forgets a person's move once it is done)
             "sowing_for_you": self.computer_turn() and self.sown_for is not None,

@@ -223,6 +223,13 @@ function fillForm() {
   for (const m of hello.modes) mode.add(new Option(words[m] || m, m));
   mode.value = state.mode;
   $("record-label").hidden = state.mode !== "replay";
+  const level = $("level");
+  level.textContent = "";
+  const levelWords = {beginner: "as a beginner", easy: "easy", medium: "medium", hard: "hard",
+                      strongest: "its strongest"};
+  for (const l of hello.levels) level.add(new Option(levelWords[l] || l, l));
+  level.value = state.level;
+  showLevel();
   fillOptions(state.options);
   const kind = $("fault-kind");
   kind.textContent = "";
@@ -266,7 +273,7 @@ function newGame() {
     if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[input.dataset.option] = value;
   }
   const message = {action: "new", variant: $("variant").value, mode: $("mode").value,
-                   options: options};
+                   options: options, level: $("level").value};
   if (message.mode === "replay") message.record = $("record").value;
   send(message);
 }
@@ -312,8 +319,13 @@ for (const radio of document.querySelectorAll("#way input")) {
 }
 $("speed").addEventListener("change", () => send({action: "speed", speed: $("speed").value}));
 $("variant").addEventListener("change", () => fillOptions(null));
+// the computer's level, for the modes a computer plays in
+function showLevel() {
+  $("level-label").hidden = !["computer", "computers"].includes($("mode").value);
+}
 $("mode").addEventListener("change", () => {
   $("record-label").hidden = $("mode").value !== "replay";
+  showLevel();
 });
 $("break").addEventListener("click", () => send(
   {action: "break", place: Number($("fault-place").value), kind: $("fault-kind").value}));
