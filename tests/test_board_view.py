@@ -18,7 +18,7 @@ from controller.hardware.profile import load
 from controller.rules import SIDES, Game, Rules, record
 from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session
-from simulator.ui.table import REPLAY, TABLE_CONTROLS, Table
+from simulator.ui.table import COMPUTERS, REPLAY, TABLE_CONTROLS, Table
 
 MOVES = [4, 4, 3, 4]
 
@@ -167,3 +167,25 @@ def test_each_surface_names_its_own_controls():
     assert event_words(fault, session, SIDES, TABLE_CONTROLS).endswith("confirm (c)")
     assert BOARD_CONTROLS.skip in event_words((SKIP_OFFERED, 3), session)
     assert "(s)" in event_words((SKIP_OFFERED, 3), session, SIDES, TABLE_CONTROLS)
+
+
+def test_a_game_is_told_move_by_move_relays_captures_uurs_and_the_final_count():
+    """Issue 16's narration: what a step did, when more than a seed dropped, and what the
+    next step asks when it is an Uur's; each move summed up; the final count explained. A
+    correct action is never told as a mistake."""
+    table = Table(mode=COMPUTERS, seed=5, hint_seconds=0, step_seconds=0)
+    told: list[str] = []
+    describe = table.describe
+    table.describe = lambda event: told.append(describe(event) or "") or told[-1]
+    while table.autoplay_step():
+        pass
+    text = "\n".join(told)
+    assert "relay: North lifts 2 from North's pit 3" in text
+    assert "South captures 6 from North's pit 3" in text
+    assert "Uur! South moves one seed from North's pit 4 to South's pit 3" in text
+    assert "Uur! South's pit 3 and North's pit 4 are South's now" in text
+    assert "North played pit 1: 16 seeds sown in 5 laps" in text
+    assert "South played pit 2: " in text and ", 7 captured" in text
+    assert told[-1] == ("game over: South wins, 39 to 9 (South: 20 captured + 19 at the end; "
+                        "North: 5 captured + 4 at the end)")
+    assert "differs" not in text and "mistake" not in text

@@ -25,9 +25,9 @@ from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERE
                                      HAND_OVER, HAND_READY, ILLEGAL_PIT, MATCH_OVER, MISTAKE,
                                      MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
                                      OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIP_AHEAD,
-                                     SKIP_OFFERED, SKIPPED, TO_SET, WRONG_PIT)
+                                     SKIP_OFFERED, SKIPPED, STEP_DONE, TO_SET, WRONG_PIT)
 from controller.guide.setup import ARRANGE, COPY, PLACE
-from controller.rules import SIDES, place_words, record
+from controller.rules import SIDES, Step, place_words, record
 
 if TYPE_CHECKING:
     from controller.guide.setup import HandSetup
@@ -108,6 +108,79 @@ def difference_words(diff: dict, n: int, players: tuple[str, str] = SIDES) -> st
                      for place, seeds in sorted(diff.items()))
 
 
+def step_words(session: Session, done: int, players: tuple[str, str] = SIDES) -> str | None:
+    """What the step just done (the `done`-th of the move's script) tells the players, when
+    it is more than a seed dropped: a relay, a capture, an Uur made, the seeds gathered at the
+    end; and, when the next step is an Uur's, what to do for it. None otherwise."""
+    guide = session.guide
+    script = guide.script
+    if script is None or not 0 < done <= len(script):
+        return None
+    n = guide.game.rules.n
+    who = players[guide.mover]
+    step = script[done - 1]
+    kind = step[0]
+    said = []
+    if kind == Step.PICK and done > 1:      # the last seed fell into a full pit: sow on
+        said.append("relay: %s lifts %d from %s" % (who, step[2], place_words(step[1], n,
+                                                                               players)))
+    elif kind == Step.CAPTURE:
+        said.append("%s captures %d from %s" % (who, step[2], place_words(step[1], n, players)))
+    elif kind == Step.UUR:
+        said.append("Uur! %s and %s are %s's now" % (place_words(step[1], n, players),
+                                                     place_words(step[2], n, players), who))
+    elif kind == Step.COLLECT:
+        said.append("%d from %s go to %s's store" % (step[2], place_words(step[1], n, players),
+                                                     players[step[3]]))
+    if done < len(script) and script[done][0] == Step.UUR:
+        uur = script[done]
+        said.append("Uur! %s moves one seed from %s to %s" % (
+            who, place_words(uur[2], n, players), place_words(uur[1], n, players)))
+    return "; ".join(said) or None
+
+
+def move_summary(script: list | None) -> str:
+    """A move's script in a few words: ": 26 seeds sown in 5 laps, 7 captured"."""
+    if not script:
+        return ""
+    laps = drops = captured = 0
+    for step in script:
+        kind = step[0]
+        if kind == Step.PICK:
+            laps += 1
+        elif kind == Step.DROP:
+            drops += 1
+        elif kind == Step.CAPTURE:
+            captured += step[2]
+    if not drops:
+        return ""
+    words = ": %d seed%s sown" % (drops, "" if drops == 1 else "s")
+    if laps > 1:
+        words += " in %d laps" % laps
+    if captured:
+        words += ", %d captured" % captured
+    return words
+
+
+def score_words(scores: list[int], script: list | None,
+                players: tuple[str, str] = SIDES) -> str:
+    """How the final scores were made, when seeds were gathered at the end (the last move's
+    script ends with them): " (Amina: 22 captured + 8 at the end; Yusuf: 18 captured)"."""
+    gathered = [0, 0]
+    for step in script or ():
+        if step[0] == Step.COLLECT:
+            gathered[step[3]] += step[2]
+    if not gathered[0] and not gathered[1]:
+        return ""
+    parts = []
+    for side in (0, 1):
+        text = "%s: %d captured" % (players[side], scores[side] - gathered[side])
+        if gathered[side]:
+            text += " + %d at the end" % gathered[side]
+        parts.append(text)
+    return " (%s)" % "; ".join(parts)
+
+
 def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES,
                 controls: Controls = BOARD_CONTROLS) -> str | None:
     """One event of the board (a kind of controller.guide.events and what it says) in words,
@@ -122,8 +195,11 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
 
     if kind == MOVE_STARTED:
         return "%s lifts pit %d" % (players[guide.mover], event[1])
+    if kind == STEP_DONE:
+        return step_words(session, event[1], players)
     if kind == MOVE_DONE:
-        return "%s played pit %d" % (players[guide.mover], event[1])
+        return "%s played pit %d%s" % (players[guide.mover], event[1],
+                                       move_summary(guide.script))
     if kind == MISTAKE:
         what = event[1]
         if what == WRONG_PIT:
@@ -157,7 +233,8 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
     if kind == PASSED:
         return "%s has no stones and passes" % players[event[1]]
     if kind == GAME_OVER:
-        return "game over: %s" % result_words(event[1], players)
+        return "game over: %s%s" % (result_words(event[1], players),
+                                    score_words(event[1], guide.script, players))
     if kind == HAND_OVER:
         return "the hand is over: %s holds %d seeds, %s %d" % (
             players[0], event[1][0], players[1], event[1][1])
@@ -223,5 +300,5 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
 
 
 __all__ = ["Controls", "BOARD_CONTROLS", "board_view", "difference_words", "event_words",
-           "fault_words",
+           "fault_words", "move_summary", "score_words", "step_words",
            "moves_text", "result_words", "setup_words"]
