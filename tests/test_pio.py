@@ -19,7 +19,8 @@ import pytest
 from adafruit_pioasm import Program
 
 import pio_check
-from controller.hardware.profile import load, place_title, shipped
+from controller.hardware.profile import load, shipped
+from controller.rules import place_words
 from pio_check import Settings, firmware, firmware_recording, read_board, show_on_strip
 from simulator.parts.hx711 import HX711, signed, spread_periods
 from simulator.parts.ws2812 import PERIOD_NS, T0H_NS, T1H_NS, TOLERANCE_NS
@@ -253,7 +254,7 @@ def test_each_place_reads_its_own_value_through_the_profile_wiring(name):
             assert out is not None, "read %d: place %d was not read" % (k, place)
             if k == 0 or out[1]:
                 where = "%s, read %d: %s (place %d)" % (
-                    name, k, place_title(place, profile.pits), place)
+                    name, k, place_words(place, profile.pits), place)
                 owner = given[k].index(decoded[place]) if decoded[place] in given[k] else None
                 assert decoded[place] == given[k][place], (
                     "%s decoded %d%s, its HX711 gave %d" % (
