@@ -538,6 +538,11 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser):
             game = table.game
             if game.to_move == 0 and table.guide.phase == "await" and not table.sown_for \
                     and not table.hand.hand:
+                # the page shows what the table is at (its state may lag by a broadcast)
+                page.wait_for_function(
+                    "c => layli.state.phase === 'await' && layli.state.to_move === 0 && "
+                    "JSON.stringify(layli.state.counts) === JSON.stringify(c)",
+                    arg=table.counts, timeout=5000)
                 rings = board.rings()
                 lit = [pit for pit in range(6) if rings[pit][0] == "south"
                        and rings[pit][1] in ("steady", "forced")]
@@ -584,6 +589,48 @@ def test_the_new_game_form_offers_the_computers_levels_and_hides_what_does_not_a
         page.select_option("#mode", "replay")
         assert page.locator("#record-label").is_visible()
         assert not page.locator("#level-label").is_visible()
+    finally:
+        page.close()
+
+
+@needs_chromium
+def test_the_form_speaks_players_words_and_keeps_the_simulation_aside(browser, served):
+    """Issue 16 item 4: options in players' words, the rules grouped, their source in a
+    tooltip; the sensor faults, confirm and the rules' fine print in a closed "board
+    simulation" part; the variant's name without its source."""
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        assert page.locator("#title").inner_text() == "Layli Goobalay"
+        assert "Jama Musse Jama" in page.locator("#title").get_attribute("title")
+        rules = page.locator("#rules-options").inner_text()
+        assert "the capturing seed is captured too" in rules and "the game ends" in rules
+        for name in ("capture_last_seed", "end_when", "endless_bound", "next_first", "hands"):
+            assert name not in page.locator("body").inner_text(), name
+        assert not page.locator("#simulation").get_attribute("open")
+        assert not page.locator("#break").is_visible() and not page.locator("#confirm").is_visible()
+        assert page.locator("#legend").inner_text().count("tournament") == 0
+        ends = page.locator('#rules-options select[data-option="end_when"] option')
+        assert ends.all_inner_texts()[0] == "when the player to move has no move"   # default
+        page.click("#simulation summary")
+        assert page.locator("#break").is_visible()
+        assert "a move that would never end" in page.locator("#advanced-options").inner_text()
+        # a rule changed in words reaches the game as the option
+        page.select_option('#rules-options select[data-option="end_when"]', "either")
+        version = page.evaluate("layli.version")
+        page.click("#new")
+        page.wait_for_function("v => layli.version > v", arg=version)
+        assert table.game.rules.options["end_when"] == "either"
+        page.select_option("#variant", "mangala-iv")
+        firsts = page.locator('#rules-options select[data-option="first"] option')
+        assert firsts.all_inner_texts() == ["South", "North"]
+        page.select_option('#rules-options select[data-option="first"]', "1")
+        version = page.evaluate("layli.version")
+        page.click("#new")
+        page.wait_for_function("v => layli.version > v", arg=version)
+        assert table.game.rules.name == "mangala-iv" and table.game.first == 1
     finally:
         page.close()
 

@@ -39,7 +39,8 @@ STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
 PLACES = COMPANION_STATIC / "places.js"     # one board geometry for the simulator's and the
                                             # tournament's boards
 
-# what each pattern means, for the page's legend (frame.py names them)
+# what each pattern means, for the page's legend (frame.py names them; not WAIT, which only a
+# tournament's table waiting for its game shows)
 MEANINGS = (
     (frames.STEADY, "a legal pit; the store seeds go to"),
     (frames.DROP, "drop the next seed here"),
@@ -55,8 +56,39 @@ MEANINGS = (
     (frames.LESS, "too few seeds here"),
     (frames.BROKEN, "a broken sensor: confirm by hand"),
     (frames.WIN, "the winner's store"),
-    (frames.WAIT, "no game yet: a tournament's table waits for one"),
 )
+
+
+# Each option of the variants as the new-game form offers it: its group (RULES, shown; MATCH,
+# shown once the page plays matches of hands; ADVANCED, in the closed "board simulation" part),
+# its label in players' words and its choices' words. The option's own description and source
+# (controller.rules.variants) go into the tooltip.
+RULES, MATCH, ADVANCED = "rules", "match", "advanced"
+OPTION_WORDS: dict[str, tuple[str, str, dict]] = {
+    "capture_last_seed": (RULES, "the capturing seed is captured too", {}),
+    "end_when": (RULES, "the game ends", {
+        "mover": "when the player to move has no move",
+        "either": "when either row is empty (Uurs aside)"}),
+    "first_move_right": (RULES, "the first move is from the rightmost pit", {}),
+    "must_feed": (RULES, "a player must leave an empty row a seed", {}),
+    "pits": (RULES, "pits in a row", {}),
+    "direction": (RULES, "seeds are sown", {
+        "clockwise": "clockwise", "counterclockwise": "counterclockwise"}),
+    "setup": (RULES, "at the start", {
+        "seven": "seven seeds in every pit", "random": "98 seeds dealt at random"}),
+    "first": (RULES, "who moves first", {"0": "South", "1": "North"}),
+    "start": (RULES, "each turn sows from", {
+        "leftmost": "the leftmost pit with seeds", "rightmost": "the rightmost pit with seeds",
+        "free": "any pit with seeds"}),
+    "hands": (MATCH, "the most hands in a match (0: no limit)", {}),
+    "arrangement": (MATCH, "the next hand's seeds are placed", {
+        "mirror": "as the first player placed theirs", "free": "as each player likes"}),
+    "next_first": (MATCH, "who starts the next hand", {
+        "arranger": "the player who placed first", "alternate": "each in turn"}),
+    "endless": (ADVANCED, "a move that would never end", {
+        "illegal": "cannot be played", "abar": "is played and changes nothing"}),
+    "endless_bound": (ADVANCED, "a move never ends after this many seeds", {}),
+}
 
 
 def hello() -> dict:
@@ -67,8 +99,14 @@ def hello() -> dict:
         options = []
         for option in sorted(spec.options):
             kind, default, choices, what = spec.options[option][:4]
+            group, label, choice_words = OPTION_WORDS[option]
+            source = spec.options[option][4] if len(spec.options[option]) > 4 else ""
             options.append({"name": option, "kind": kind, "default": default,
-                            "choices": list(choices) if choices else None, "what": what})
+                            "choices": list(choices) if choices else None,
+                            "what": what + (" (%s)" % source if source else ""),
+                            "group": group, "label": label,
+                            "choice_words": {str(key): words
+                                             for key, words in choice_words.items()}})
         variants.append({"name": name, "title": spec.title, "options": options})
     return {"type": "hello", "variants": variants, "modes": list(MODES), "levels": list(LEVELS),
             "palette": {name: list(rgb) for name, rgb in PALETTE.items()},

@@ -112,7 +112,9 @@ function render() {
   } else {
     hand.setAttribute("visibility", "hidden");
   }
-  $("title").textContent = state.title;
+  // the variant's name as its people write it; where the rules come from in the tooltip
+  $("title").textContent = state.title.replace(/ \([^)]*\)$/, "");
+  $("title").title = state.title;
   $("hand-count").textContent = state.hand;
   const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
   $("turn").textContent = state.over ? "game over: " + state.result
@@ -181,22 +183,35 @@ function glow() {
 
 function variantSpec(name) { return hello.variants.find((v) => v.name === name); }
 
+// the variant's options in players' words: the rules in the form, the fine print in the board
+// simulation part (options of a match wait until the page plays matches); each option's
+// description and source in its tooltip, its default choice first
+const OPTION_BOXES = {rules: "rules-options", advanced: "advanced-options"};
+
 function fillOptions(values) {
-  const box = $("options");
-  box.textContent = "";
+  for (const id of Object.values(OPTION_BOXES)) {
+    const box = $(id);
+    box.replaceChildren(box.querySelector("legend"));
+  }
   for (const option of variantSpec($("variant").value).options) {
+    const box = OPTION_BOXES[option.group] && $(OPTION_BOXES[option.group]);
+    if (!box) continue;
     const label = document.createElement("label");
     label.title = option.what;
-    label.append(option.name + " ");
+    label.append(option.label + " ");
     let input;
     const value = values && option.name in values ? values[option.name] : option.default;
     if (option.kind === "bool") {
       input = document.createElement("input");
       input.type = "checkbox";
       input.checked = value;
-    } else if (option.choices && option.kind !== "int") {
+    } else if (option.choices && (option.kind !== "int" || option.choice_words["0"])) {
       input = document.createElement("select");
-      for (const choice of option.choices) input.add(new Option(choice, choice));
+      const choices = [option.default, ...option.choices.filter((c) => c !== option.default)];
+      const ints = option.kind === "int";
+      for (const choice of ints ? [0, 1] : choices) {
+        input.add(new Option(option.choice_words[String(choice)] || choice, choice));
+      }
       input.value = Array.isArray(value) ? option.default : value;
     } else {
       input = document.createElement("input");
@@ -209,12 +224,17 @@ function fillOptions(values) {
     label.appendChild(input);
     box.appendChild(label);
   }
+  for (const id of Object.values(OPTION_BOXES)) {
+    $(id).hidden = $(id).children.length < 2;
+  }
 }
 
 function fillForm() {
   const variant = $("variant");
   variant.textContent = "";
-  for (const v of hello.variants) variant.add(new Option(v.title, v.name));
+  for (const v of hello.variants) {
+    variant.add(new Option(v.title.replace(/ \([^)]*\)$/, ""), v.name));
+  }
   variant.value = state.variant;
   const mode = $("mode");
   mode.textContent = "";
@@ -265,11 +285,12 @@ function fillLegend() {
 
 function newGame() {
   const options = {};
-  for (const input of document.querySelectorAll("#options [data-option]")) {
+  for (const input of document.querySelectorAll("[data-option]")) {
     const spec = variantSpec($("variant").value).options.find(
       (o) => o.name === input.dataset.option);
     const value = input.type === "checkbox" ? input.checked
-      : input.type === "number" ? Number(input.value) : input.value;
+      : input.type === "number" || input.dataset.kind === "int" ? Number(input.value)
+      : input.value;
     if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[input.dataset.option] = value;
   }
   const message = {action: "new", variant: $("variant").value, mode: $("mode").value,
