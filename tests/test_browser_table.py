@@ -518,10 +518,11 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
 
 
 @needs_chromium
-def test_a_whole_game_against_the_computer_one_click_a_move(browser):
+@pytest.mark.parametrize("by", ["click", "key"])
+def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
     """Issue 16's first acceptance: in the play way, a whole game against the computer by
     clicks, one click a move of ours (each a lit pit of South's row); every seed sown for us,
-    the computer's moves the same."""
+    the computer's moves the same. And by the keyboard only: the pit's number key."""
     from simulator.ui.server import start_in_thread
     app = create_app(mode=COMPUTER, seed=4, hint_seconds=0.01, step_seconds=0.0)
     url, server, thread = start_in_thread(app)
@@ -548,7 +549,10 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser):
                        and rings[pit][1] in ("steady", "forced")]
                 assert lit, rings
                 plies = len(game.moves)
-                page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).click()
+                if by == "click":
+                    page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).click()
+                else:
+                    page.keyboard.press(str(lit[0] + 1))
                 clicks += 1
                 while len(table.game.moves) == plies and time.monotonic() < deadline:
                     time.sleep(0.01)
@@ -631,6 +635,35 @@ def test_the_form_speaks_players_words_and_keeps_the_simulation_aside(browser, s
         page.click("#new")
         page.wait_for_function("v => layli.version > v", arg=version)
         assert table.game.rules.name == "mangala-iv" and table.game.first == 1
+    finally:
+        page.close()
+
+
+@needs_chromium
+def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(browser, served):
+    """Issue 16 item 8: each place an element with its name, count and light in its accessible
+    name; Enter presses it; the arrow keys move along the board as it is drawn."""
+    url, table = served                         # (rehearsing: Enter lifts and drops)
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        pit3 = page.get_by_role(
+            "button", name="South's pit 3, 4 seeds: a legal pit; the store seeds go to")
+        assert pit3.count() == 1
+        assert page.get_by_role("button", name="North's store, 0 seeds").count() == 1
+        pit3.focus()
+        version = page.evaluate("layli.version")
+        page.keyboard.press("Enter")            # lifts South's pit 3
+        page.wait_for_function("v => layli.version > v", arg=version)
+        assert table.hand.hand == 4 and table.counts[2] == 0
+        page.keyboard.press("ArrowRight")       # to South's pit 4, where the next seed goes
+        focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert focused == "South's pit 4, 4 seeds: drop the next seed here"
+        version = page.evaluate("layli.version")
+        page.keyboard.press("Enter")
+        page.wait_for_function("v => layli.version > v", arg=version)
+        assert table.counts[3] == 5 and table.hand.hand == 3
     finally:
         page.close()
 

@@ -12,6 +12,7 @@ let drawnFor = null;          // the pits per row the board was drawn for
 let dragFrom = null;          // the place a press started on
 let socket = null;
 let formFilled = false;
+let meaning = {};             // a light's pattern -> what it means (the legend's words)
 
 const isStore = (place) => state && place >= 2 * state.n;
 
@@ -21,7 +22,9 @@ function drawBoard(n) {
   board.setAttribute("viewBox", `0 0 ${(n + 2) * PIT} 300`);
   for (let place = 0; place < 2 * n + 2; place++) {
     const [x, y] = centre(place, n);
-    const group = el("g", {"class": "place", "data-place": place}, board);
+    // each place a button for the keyboard and screen readers: its name, count and light
+    const group = el("g", {"class": "place", "data-place": place, role: "button",
+                           tabindex: 0}, board);
     if (place >= 2 * n) {
       el("rect", {"class": "ring", x: x - 40, y: 20, width: 80, height: 260, rx: 40,
                   "data-place": place}, group);
@@ -57,11 +60,45 @@ function drawBoard(n) {
       event.preventDefault();
       press(place, true);
     });
+    group.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        event.stopPropagation();
+        press(place, event.shiftKey);
+      } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+        event.preventDefault();
+        event.stopPropagation();
+        focusPlace(nextPlace(place, event.key === "ArrowRight" ? 1 : -1));
+      }
+    });
   }
   const hand = el("g", {id: "handmark", visibility: "hidden"}, board);
   el("circle", {r: 15}, hand);
   el("text", {y: 5}, hand);
   drawnFor = n;
+}
+
+// the places in the order they are drawn, left to right: North's row (n..1), South's (1..n),
+// then the stores; the arrow keys move along it
+function nextPlace(place, step) {
+  const n = state.n;
+  const order = [2 * n + 1];
+  for (let own = n; own >= 1; own--) order.push(n + own - 1);
+  for (let own = 1; own <= n; own++) order.push(own - 1);
+  order.push(2 * n);
+  const at = order.indexOf(place);
+  return order[(at + step + order.length) % order.length];
+}
+
+function focusPlace(place) {
+  const group = document.querySelector(`#board .place[data-place="${place}"]`);
+  if (group) group.focus();
+}
+
+function placeWords(place) {
+  const n = state.n;
+  return place >= 2 * n ? SIDES[place - 2 * n] + "'s store"
+    : SIDES[Math.floor(place / n)] + "'s pit " + (place % n + 1);
 }
 
 // the pit of the player to move numbered `own` (1..n), played as the page plays it: in the
@@ -100,6 +137,10 @@ function render() {
     const ring = group.querySelector(".ring");
     ring.dataset.colour = state.places[place][0];
     ring.dataset.pattern = state.places[place][1];
+    const light = state.places[place][0] === "off" ? "" : meaning[state.places[place][1]];
+    const seeds = `${count} seed${count === 1 ? "" : "s"}`;
+    group.setAttribute("aria-label", `${placeWords(place)}, ${seeds}` +
+                       (light ? ": " + light : ""));
   }
   const hand = $("handmark");
   if (state.hand && state.last_place !== null) {
@@ -260,11 +301,7 @@ function fillForm() {
 function fillFaultPlaces(n) {
   const select = $("fault-place");
   select.textContent = "";
-  for (let place = 0; place < 2 * n + 2; place++) {
-    const name = place >= 2 * n ? SIDES[place - 2 * n] + "'s store"
-      : SIDES[Math.floor(place / n)] + "'s pit " + (place % n + 1);
-    select.add(new Option(name, place));
-  }
+  for (let place = 0; place < 2 * n + 2; place++) select.add(new Option(placeWords(place), place));
 }
 
 function fillLegend() {
@@ -310,7 +347,11 @@ function connect() {
                          location.host + "/ws");
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "hello") { hello = message; fillLegend(); }
+    if (message.type === "hello") {
+      hello = message;
+      meaning = Object.fromEntries(hello.legend);
+      fillLegend();
+    }
     else if (message.type === "state") {
       state = message;
       render();
