@@ -512,7 +512,7 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
     board.answered(lambda: board.place(pit).drag_to(board.place(store)))
     assert table.counts[pit] == 0 and table.counts[store] == banked + seeds
     assert board.rings()[pit][1] != "take"
-    assert page.locator('#board g.place[data-place="%d"] .count' % store).text_content() == str(
+    assert page.locator('#board .count[data-place="%d"]' % store).text_content() == str(
         banked + seeds)
     page.close()
 

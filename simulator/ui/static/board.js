@@ -25,24 +25,27 @@ function drawBoard(n) {
     // each place a button for the keyboard and screen readers: its name, count and light
     const group = el("g", {"class": "place", "data-place": place, role: "button",
                            tabindex: 0}, board);
+    // its label and count are drawn beside the button, not in it, and hidden from screen
+    // readers: the button's own name says both (with its light), and says it once
+    const marks = el("g", {"class": "marks", "aria-hidden": "true"}, board);
     if (place >= 2 * n) {
       el("rect", {"class": "ring", x: x - 40, y: 20, width: 80, height: 260, rx: 40,
                   "data-place": place}, group);
       el("rect", {"class": "store", x: x - 33, y: 27, width: 66, height: 246, rx: 33}, group);
-      el("text", {"class": "label", x: x, y: 296}, group).textContent =
+      el("text", {"class": "label", x: x, y: 296}, marks).textContent =
         SIDES[place - 2 * n][0] + " store";
     } else {
       el("circle", {"class": "ring", cx: x, cy: y, r: 44, "data-place": place}, group);
       el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
       const own = place % n + 1;
-      el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, group)
+      el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, marks)
         .textContent = (place < n ? "S" : "N") + own;
     }
     el("g", {"class": "stones"}, group);
     // the count on a badge at the pit's lower right, clear of the stones
     const [bx, by] = place >= 2 * n ? [x, 258] : [x + 34, y + 32];
-    el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, group);
-    el("text", {"class": "count", x: bx, y: by + 6}, group);
+    el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, marks);
+    el("text", {"class": "count", x: bx, y: by + 6, "data-place": place}, marks);
     group.addEventListener("pointerdown", (event) => {
       if (event.button === 0) dragFrom = place;
     });
@@ -133,7 +136,7 @@ function render() {
     const count = state.counts[place];
     group.dataset.count = count;
     drawStones(group.querySelector(".stones"), count, x, y, isStore(place));
-    group.querySelector(".count").textContent = count;
+    document.querySelector(`#board .count[data-place="${place}"]`).textContent = count;
     const ring = group.querySelector(".ring");
     ring.dataset.colour = state.places[place][0];
     ring.dataset.pattern = state.places[place][1];
@@ -160,7 +163,8 @@ function render() {
   const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
   $("turn").textContent = state.over ? "game over: " + state.result
     : who(state.to_move) + " to move";
-  $("turn").style.color = state.over ? "#fff" : rgb(state.to_move ? "north" : "south", 256);
+  // the player's colour, lightened for text on the dark page (4.5:1 at least)
+  $("turn").style.color = state.over ? "#fff" : light(state.to_move ? "north" : "south");
   $("status").textContent = state.status;
   // at the end: the record with the evaluation after each move, and the moves that lost most
   $("moves").textContent = state.analysis ? state.analysis.moves : state.moves;
@@ -200,6 +204,11 @@ function render() {
     $("events").appendChild(item);
   }
   if (!formFilled) fillForm();
+}
+
+function light(colour) {
+  const [r, g, b] = hello.palette[colour].map((c) => Math.round(c + (255 - c) * 0.55));
+  return `rgb(${r},${g},${b})`;
 }
 
 function rgb(colour, lvl) {
