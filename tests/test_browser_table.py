@@ -668,6 +668,40 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
         page.close()
 
 
+def test_every_variant_has_its_how_to_play():
+    from controller.rules import VARIANTS
+    from simulator.ui.howto import HOW_TO_PLAY
+
+    assert set(HOW_TO_PLAY) == set(VARIANTS)
+    for name, paragraphs in HOW_TO_PLAY.items():
+        titles = [title for title, _ in paragraphs]
+        assert "A move" in titles and "The end" in titles, name
+        assert all(words.strip() and "{" not in words for _, words in paragraphs), name
+    layli = " ".join(words for _, words in HOW_TO_PLAY["layli-goobalay"])
+    assert "Uur" in layli and "exactly 3" in layli and "relay" in layli
+    assert "Uur" not in " ".join(words for _, words in HOW_TO_PLAY["tampoduo"][1:])
+
+
+@needs_chromium
+def test_the_page_tells_how_to_play_the_variant_on_the_board(browser, served):
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        assert page.locator("#howto").get_attribute("open") is not None    # open at first
+        text = page.locator("#howto-text").inner_text()
+        assert "Uur" in text and "relay" in text and "Tek mi" not in text
+        page.select_option("#variant", "mangala-iv")
+        version = page.evaluate("layli.version")
+        page.click("#new")
+        page.wait_for_function("v => layli.version > v", arg=version)
+        text = page.locator("#howto-text").inner_text()
+        assert "Tek mi, Çift mi?" in text and "Uur" not in text
+    finally:
+        page.close()
+
+
 def _mover(table: Table, ply: int) -> int:
     """Who played ply `ply` of the table's game (a pass does not take a ply)."""
     replay = Game(table.game.rules, setup=table.game.setup, first=table.game.first)

@@ -12,6 +12,7 @@ let drawnFor = null;          // the pits per row the board was drawn for
 let dragFrom = null;          // the place a press started on
 let socket = null;
 let formFilled = false;
+let howtoFor = null;          // the variant whose rules the "how to play" part tells
 let meaning = {};             // a light's pattern -> what it means (the legend's words)
 
 const isStore = (place) => state && place >= 2 * state.n;
@@ -204,6 +205,7 @@ function render() {
     $("events").appendChild(item);
   }
   if (!formFilled) fillForm();
+  if (howtoFor !== state.variant) showHowTo(state.variant);
 }
 
 function light(colour) {
@@ -232,6 +234,18 @@ function glow() {
 // --- the new-game form, the sensor panel and the legend -------------------------------------
 
 function variantSpec(name) { return hello.variants.find((v) => v.name === name); }
+
+// how to play the variant on the board, a few paragraphs
+function showHowTo(name) {
+  $("howto-text").replaceChildren(...variantSpec(name).howto.map(([title, words]) => {
+    const paragraph = document.createElement("p");
+    const strong = document.createElement("strong");
+    strong.textContent = title + ". ";
+    paragraph.append(strong, words);
+    return paragraph;
+  }));
+  howtoFor = name;
+}
 
 // the variant's options in players' words: the rules in the form, the fine print in the board
 // simulation part (options of a match wait until the page plays matches); each option's
