@@ -653,12 +653,50 @@ class Guide:
     def _sowing_reading(self, counts, settled):
         steps = self._ahead(counts, settled, self.move, self.done)
         if steps is None:
-            self._show_mistake(counts, settled, self._next_boards(), self.script[self.done])
+            step = self.script[self.done]
+            if self._in_transit(counts, settled, step):
+                self._clear_mistake(settled)
+                return
+            self._show_mistake(counts, settled, self._next_boards(), step)
             return
         if steps:
             self._advance(steps)
         else:
             self._clear_mistake(settled)
+
+    def _in_transit(self, counts, settled, step):
+        """Whether the reading shows `step` (a capture, a collection or an Uur's seed: seeds
+        from one place to another) part done by hand: some seeds gone from where they were,
+        no more than those come to where they go, and every other settled place as it is. A
+        person lifts captured seeds and puts them into the store by the handful; the seeds in
+        the hand are no mistake."""
+        kind = step[0]
+        stores = self.size - 2
+        if kind == Step.CAPTURE:
+            source, target = step[1], stores + self.mover
+        elif kind == Step.COLLECT:
+            source, target = step[1], stores + step[3]
+        elif kind == Step.UUR:
+            source, target = step[2], step[1]
+        else:
+            return False
+        now = self._places()
+        moved = 1 if kind == Step.UUR else step[2]         # the seeds the step carries over
+        for place in range(self.size):
+            if not settled[place] or self.faults[place]:
+                continue
+            count = counts[place]
+            if place == source:
+                if not now[source] - moved <= count <= now[source]:
+                    return False
+            elif place == target:
+                if not now[target] <= count <= now[target] + moved:
+                    return False
+            elif count != now[place]:
+                return False
+        gone = now[source] - counts[source] if settled[source] else moved
+        come = counts[target] - now[target] if settled[target] else 0
+        return come <= gone
 
     def _clear_mistake(self, settled):
         """The board agrees again: the mistake on show goes once its places have settled (a

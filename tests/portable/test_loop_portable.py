@@ -187,6 +187,44 @@ def test_a_new_game_leads_the_last_games_seeds_back_to_the_start():
     assert len(kept) == 1 and len(kept[0].moves) == 2
 
 
+def test_a_capture_carried_by_hand_is_not_a_mistake_on_the_way():
+    """The captured seeds lifted from their pit and put into the store by the handful, as a
+    person does: the pit empty and the store not yet full is seeds in a hand, not a mistake
+    (no mistake shown, no buzz); each capture is accepted once they are all in the store."""
+    loop, sounds, kept = _loop(sensing=False)
+    session = loop.session
+    counts = session.game.pits + [0, 0]
+    loop.update(counts)
+    hand = follow_leds(session.frame, counts, 0, choose=1)      # South's pit 2: it captures
+    loop.update(counts)
+    captures = 0
+    events = []
+    while not session.game.moves:
+        guide = session.guide
+        step = guide.script[guide.done]
+        if step[0] == "capture":
+            pit, seeds = step[1], step[2]
+            store = len(counts) - 2
+            counts[pit] = 0                         # lifted into the hand
+            loop.update(counts)
+            events.extend(loop.react())
+            assert guide.mistake is None and guide.done == guide.script.index(step)
+            counts[store] += seeds // 2             # the first handful into the store
+            loop.update(counts)
+            events.extend(loop.react())
+            assert guide.mistake is None
+            counts[store] += seeds - seeds // 2     # the rest
+            captures += 1
+        else:
+            hand = follow_leds(session.frame, counts, hand)
+        loop.update(counts)
+        events.extend(loop.react())
+    assert captures == 2 and session.game.moves == [2]
+    assert session.guide.board.places() == counts
+    assert [event for event in events if event[0] == MISTAKE] == []
+    assert Sound.MISTAKE not in sounds
+
+
 def test_the_core_packages_load_their_lazy_names_and_submodules():
     """The rules and sensing packages load Match, ActivitySensor and Calibrator when first
     asked for (a Pico's heap), and a submodule not imported yet still imports by name."""
