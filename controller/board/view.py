@@ -6,9 +6,11 @@
 
 One view of a `controller.session.Session` for every screen: the table companion beside a
 physical board (`controller.web`), the browser's virtual table (`simulator.ui`) and the log of
-`layli run`. Each adds only what is its own (the companion whether the board waits for a game;
-the virtual table its seeds, its hand and its LED rings), so whose turn it is, how a game ended,
-the moves so far, a fault and every event are worked out, and said, in one place.
+`layli run`. Each adds only what is its own (the companion whether the board waits for a
+game; the virtual table its seeds, its hand and its LED rings), so whose turn it is, how a game
+ended, the moves so far, a fault and every event are worked out, and said, in one place. The
+events are told as a game is: a relay, a capture, an Uur (and what its step asks), each move
+summed up, the final count explained.
 
 Places are said as the players name them ("Amina's pit 3", "Yusuf's store"), a fault with where,
 why and what to do, the next hand of a match as an instruction. The one thing that differs from
@@ -184,8 +186,8 @@ def score_words(scores: list[int], script: list | None,
 def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES,
                 controls: Controls = BOARD_CONTROLS) -> str | None:
     """One event of the board (a kind of controller.guide.events and what it says) in words,
-    said as the session stands just after it; None for the ones not worth a line (a step of
-    a move, a cleared mistake: the LEDs show those)."""
+    said as the session stands just after it; None for the ones not worth a line (a seed
+    dropped, a cleared mistake: the LEDs show those)."""
     kind = event[0]
     guide = session.guide
     n = guide.game.rules.n
