@@ -283,6 +283,44 @@ def test_finish_sows_the_rest_of_the_move_at_once_and_the_speed_is_the_persons()
     assert table.state()["way"] == "rehearse"
 
 
+def test_set_the_board_for_me_after_a_takeback_and_a_skip_ahead():
+    """Issue 16 item 1: rehearsing, a takeback or a skip ahead leaves the seeds to move by
+    hand as the lights lead, or "set the board for me" moves them all at once; playing, the
+    table does it by itself."""
+    table = Table(seed=2, way=REHEARSE, hint_seconds=0, step_seconds=0)
+    with pytest.raises(TableError, match="nothing to set"):
+        table.act({"action": "set"})
+    hand = table.hand
+    while not table.game.moves:
+        if table.guide.phase == "await":
+            table.act({"action": "lift", "place": 2})
+        else:
+            table.act_as_hand(hand.next_action(table.guide.frame, table.counts))
+    table.act({"action": "takeback"})
+    assert table.guide.phase == "restore" and table.state()["can_set"]
+    table.act({"action": "set"})
+    assert table.guide.phase == "await" and not table.game.moves
+    assert table.counts == table.guide.board.places() and not table.state()["can_set"]
+    # playing, a takeback sets the board by itself
+    table.act({"action": "play", "pit": 3})
+    while table.autoplay_step(force=True):
+        pass
+    assert table.game.moves == [3]
+    table.act({"action": "way", "way": "play"})
+    table.act({"action": "takeback"})
+    assert table.game.moves == [] and table.guide.phase == "await"
+    assert table.counts == table.guide.board.places() and table.hand.hand == 0
+    # a long relay skipped ahead (as test_skip_ahead_... finds one), and set at once
+    table = Table(mode=COMPUTERS, seed=1, hint_seconds=0, step_seconds=0, way=REHEARSE)
+    while not table.guide.skip_offered:
+        assert table.autoplay_step(), "no long relay in this game"
+    plies = len(table.game.moves)
+    table.act({"action": "skip"})
+    assert table.guide.phase == "skip" and table.state()["can_set"]
+    table.act({"action": "set"})
+    assert len(table.game.moves) == plies + 1 and table.counts == table.guide.board.places()
+
+
 def test_a_broken_cell_is_shown_and_confirm_carries_on():
     table = Table(seed=1)
     table.act({"action": "lift", "place": 2})

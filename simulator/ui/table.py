@@ -275,6 +275,8 @@ class Table:
                and self.game.moves and self.guide.phase == RESTORE):
             self.session.takeback()
         self._read()
+        if self.way == PLAY:            # the seeds are moved for a person who plays
+            self.set_board()
 
     def _hint(self, message: dict) -> None:
         if self.guide.phase != AWAIT:
@@ -289,6 +291,25 @@ class Table:
             raise TableError("skip: there is no move under way to skip ahead in "
                              "(or a sensor is faulty)")
         self._read()
+        if self.way == PLAY:            # the seeds are moved for a person who plays
+            self.set_board()
+
+    def _set(self, message: dict) -> None:
+        if not self.set_board():
+            raise TableError("set: the board is where the game is; there is nothing to set")
+
+    def set_board(self) -> bool:
+        """"Set the board for me": when the guide leads the board somewhere (after a
+        takeback or a skip ahead: its difference view), every seed put where it goes at once,
+        the hand emptied. False when the guide leads nowhere."""
+        guide = self.guide
+        if guide.phase not in (SKIP, RESTORE) or guide.target is None:
+            return False
+        self.counts = guide.target.places()
+        self.hand.hand = 0
+        self.last_place = None
+        self._read()
+        return True
 
     def _confirm(self, message: dict) -> None:
         self.loop.confirm()
@@ -460,6 +481,7 @@ class Table:
             "speed": self.speed,
             # (computer_turn first: it forgets a person's move once it is done)
             "sowing_for_you": self.computer_turn() and self.sown_for is not None,
+            "can_set": guide.phase in (SKIP, RESTORE),
             "computers": list(self.computers),
             "counts": self.counts[:],
             "hand": self.hand.hand,
@@ -479,7 +501,7 @@ _ACTIONS = {
     "move": Table._move, "takeback": Table._takeback, "hint": Table._hint, "skip": Table._skip,
     "confirm": Table._confirm, "new": Table._new, "break": Table._break, "mend": Table._mend,
     "pause": Table._pause, "step": Table._step, "play": Table._play, "way": Table._way,
-    "speed": Table._speed, "finish": Table._finish,
+    "speed": Table._speed, "finish": Table._finish, "set": Table._set,
 }
 
 __all__ = ["Table", "TableError", "MODES", "PEOPLE", "COMPUTER", "COMPUTERS", "REPLAY",

@@ -186,6 +186,7 @@ function render() {
     $("score").appendChild(line);
   }
   $("skip").hidden = !state.skip_offered;
+  $("set").hidden = !state.can_set;
   $("finish").hidden = !(state.sowing_for_you || (state.moving &&
                                                    state.computers.includes(state.to_move)));
   for (const radio of document.querySelectorAll("#way input")) {
@@ -393,7 +394,7 @@ function connect() {
 }
 
 const BUTTONS = {takeback: "u", hint: "h", skip: "s", confirm: "c", pause: " ", step: ".",
-                 finish: "f"};
+                 finish: "f", set: "b"};
 const PIT_KEYS = "1234567890-=";          // pit 1 to pit 12 of the player to move
 for (const [name, key] of Object.entries(BUTTONS)) {
   $(name).addEventListener("click", () => send({action: name}));
@@ -431,7 +432,9 @@ document.addEventListener("keydown", (event) => {
   for (const [name, key] of Object.entries(BUTTONS)) {
     if (event.key === key) {
       event.preventDefault();
-      if (name !== "skip" || state.skip_offered) send({action: name});
+      if ((name !== "skip" || state.skip_offered) && (name !== "set" || state.can_set)) {
+        send({action: name});
+      }
     }
   }
 });
