@@ -204,7 +204,8 @@ def test_against_the_computer_its_move_is_lit_as_a_hint_then_carried_out():
 
 
 def test_against_the_computer_through_the_websocket_with_delays():
-    app = create_app(mode=COMPUTER, seed=2, hint_seconds=0.01, step_seconds=0.0)
+    app = create_app(mode=COMPUTER, seed=2, hint_seconds=0.01, step_seconds=0.0,
+                     way=REHEARSE)
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         ws.receive_json()
         state = ws.receive_json()
@@ -348,7 +349,7 @@ def test_a_new_game_with_a_variant_and_options():
 
 
 def test_skip_ahead_is_offered_on_a_long_relay_and_sets_the_result():
-    table = Table(mode=COMPUTERS, seed=1, hint_seconds=0, step_seconds=0)
+    table = Table(mode=COMPUTERS, seed=1, hint_seconds=0, step_seconds=0, way=REHEARSE)
     with pytest.raises(TableError, match="skip: there is no move"):
         table.act({"action": "skip"})
     while not table.state()["skip_offered"]:
