@@ -6,12 +6,12 @@
         [--moves N] [--seed K] [--board pico-standalone-2x6 --board pico-standalone-2x12 ...]
 
 Bridge mode (the default). For each board it copies the bridge firmware onto an emulated Pico
-(compiled with mpy-cross, as `layli firmware deploy --mpy` does), wires the board's HX711 models (each on its own
-oscillator, about 10.7 ms a conversion, 3% apart; firmware/emulator/devices.mjs) and runs the
-bridge's main loop for S emulated seconds with a guide frame whose every place animates (the
-LEDs re-rendered and written every 40 ms), its Sensors frames written to a port that takes
-everything. The figures count from the end of a warm-up (until every chip's rhythm is learnt,
-at least 0.2 s: its readings, untrusted until then, are printed apart). It prints:
+(compiled with mpy-cross, as `layli firmware deploy --mpy` does), wires the board's HX711 models
+(each on its own oscillator, about 10.7 ms a conversion, 3% apart; firmware/emulator/devices.mjs)
+and runs the bridge's main loop for S emulated seconds with a guide frame whose every place
+animates (the LEDs re-rendered and written every 40 ms), its Sensors frames written to a port
+that takes everything. The figures count from the end of a warm-up (until every chip's rhythm
+is learnt, at least 0.2 s: its readings, untrusted until then, are printed apart). It prints:
 
 - readings: how many Sensors frames went out, against the conversions of the slowest chip in
   that time (a frame goes out once every chip has a result: one a conversion of the slowest;
@@ -33,13 +33,14 @@ readings sent as missing, late delays, the longest step, the models' corrupted r
 a ten-minute run cut short still says how far it got and what it saw.
 
 Standalone mode (`--mode standalone`). For each pico-standalone board it copies every file of
-firmware/manifest.py as `layli firmware deploy --mpy` does (modules compiled, main.py as source), restarts
-the Pico (a fresh heap), writes a calibration.json that matches the HX711 models (noiseless
-models: a calibration without noise, so no cell is judged stuck) and plays a real game on the
-standalone firmware's own loop (`Standalone.step()`, then `sleep_ms(1)`, as `run()` does): the
-Pico prints each new guide frame, and a player on the host who reads only those frames does
-what the LEDs say — lifts the lit pit, drops one seed, empties a pit into a store, moves an
-Uur's seed — by setting the masses the HX711 models measure (every seed of the same mass).
+firmware/manifest.py as `layli firmware deploy --mpy` does (modules compiled, main.py as
+source), restarts the Pico (a fresh heap), writes a calibration.json that matches the HX711
+models (noiseless models: a calibration without noise, so no cell is judged stuck) and plays a
+real game on the standalone firmware's own loop (`Standalone.step()`, then `sleep_ms(1)`, as
+`run()` does): the Pico prints each new guide frame, and a player on the host who reads only
+those frames does what the LEDs say — lifts the lit pit, drops one seed, empties a pit into a
+store, moves an Uur's seed — by setting the masses the HX711 models measure (every seed of the
+same mass).
 A new move's lit pits reach the player a second after they are shown (THINK_MS: the least a
 person takes to choose a pit and reach for it; the loop runs on meanwhile, as it would).
 The guide accepts each step from the sensed counts, as on a board. The first N moves (--moves,
@@ -791,8 +792,8 @@ class Player:
 
 
 def install_everything(emulated, pico) -> None:
-    """Every file of firmware/manifest.py onto `pico` as `layli firmware deploy --mpy` copies them: the
-    modules compiled by mpy-cross, main.py as source."""
+    """Every file of firmware/manifest.py onto `pico` as `layli firmware deploy --mpy` copies
+    them: the modules compiled by mpy-cross, main.py as source."""
     names = []
     for _, target in emulated._deploy().manifest_files():
         stem = target[:-3]
@@ -805,8 +806,9 @@ def install_everything(emulated, pico) -> None:
 
 def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: float = 1800.0,
                flash_in: str | None = None) -> dict:
-    """A standalone game on the emulated `name` board: the firmware installed as `layli firmware deploy`
-    copies it, the game played by a Player on the HX711 models; the Pico's figures.
+    """A standalone game on the emulated `name` board: the firmware installed as `layli
+    firmware deploy` copies it, the game played by a Player on the HX711 models; the Pico's
+    figures.
     `flash_in`: a flash image with the firmware installed already (a quicker start)."""
     from controller.guide.frame import Frame
     from controller.rules import Game

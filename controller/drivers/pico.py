@@ -134,8 +134,8 @@ class PicoBridge:
     def _hello(self, hello: Hello) -> None:
         problem = self.link.incompatible
         if problem:
-            raise FirmwareMismatch("the Pico on %s: %s (`layli firmware deploy` "
-                                   "installs this controller's firmware)" % (self.serial.port, problem))
+            raise FirmwareMismatch("the Pico on %s: %s (`layli firmware deploy` installs this "
+                                   "controller's firmware)" % (self.serial.port, problem))
         if self.device is None or hello.session != self.device.session:
             log.info("the Pico: firmware %s, profile %s", hello.firmware, hello.profile)
             self._offset = None             # a restarted Pico: its clock starts again

@@ -1,7 +1,7 @@
 """Putting the firmware onto a Pico with mpremote: what `layli firmware deploy` does (host-only).
 
     steps(Path("config.json"), port="/dev/ttyACM0", mpy=True)   # the commands, in order
-    run_steps(...)                                               # run them, stop at the first failure
+    run_steps(...)                      # run them; DeployError at the first that fails
 
 The firmware ships inside layli: `pico_firmware/` beside this module holds the firmware's modules
 and manifest.py (in a checkout, a link to the project's `firmware/` folder), and manifest.py
