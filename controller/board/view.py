@@ -255,7 +255,8 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
                controls: Controls = BOARD_CONTROLS) -> dict:
     """What every page draws of the board, as JSON-ready data:
 
-    - `variant`, `title`, `n` (pits a row), `players` (South's and North's names);
+    - `variant`, `title`, `n` (pits a row), `players` (South's and North's names),
+      `place_names` (each place as the players name it: pits, then the stores);
     - `phase`: the guide's (controller.guide: await, sowing, skip, restore, over) or "setup"
       between a match's hands; `to_move` (0 South, 1 North; the player sowing while a move is
       under way; None once the game is over or between hands) and `moving`;
@@ -278,6 +279,7 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
         "title": game.rules.variant.title,
         "n": n,
         "players": list(players),
+        "place_names": [place_words(place, n, players) for place in range(guide.size)],
         "phase": "setup" if setup is not None else guide.phase,
         "to_move": None if over or setup is not None else (
             guide.mover if moving else game.to_move),

@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.guide.events import MOVE_ABANDONED, MOVE_DONE
 from controller.ai import LEVELS, Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
@@ -137,7 +138,7 @@ class Table:
         self.said: list[str] = ["%s: %s to move" % (game.rules.variant.title,
                                                     SIDES[game.to_move])]
         self.last_place: int | None = None                # where the hand last went (animation)
-        self.sown_for: int | None = None                  # a move a person chose, sown for them
+        self.sown_for = False               # a move a person chose is being sown for them
         self._next_auto = self.clock()
         self._read()
 
@@ -238,7 +239,7 @@ class Table:
             raise TableError("play: %s's pit %d cannot be played now (the lit pits: %s)" % (
                 SIDES[game.to_move], pit, ", ".join(map(str, legal))))
         guide.show_hint(pit)
-        self.sown_for = len(game.moves)
+        self.sown_for = True
         self._next_auto = self.clock()
 
     def _way(self, message: dict) -> None:
@@ -267,7 +268,7 @@ class Table:
             self.act_as_hand(self.hand.next_action(self.guide.frame, self.counts))
 
     def _takeback(self, message: dict) -> None:
-        self.sown_for = None
+        self.sown_for = False
         if not self.loop.press(UNDO):
             raise TableError("takeback: there is nothing to take back")
         # against the computer, take back to the person's own move: else it replays at once
@@ -389,6 +390,8 @@ class Table:
 
     def _tell(self) -> None:
         for event in self.loop.react():
+            if event[0] in (MOVE_DONE, MOVE_ABANDONED):
+                self.sown_for = False           # the move a person chose is over
             words = self.describe(event)
             if words:
                 self.said.append(words)
@@ -400,14 +403,11 @@ class Table:
         """The table's hand is the one to act now: a computer's (or the record's) move, or a
         move a person chose to have sown for them (`play`)."""
         guide = self.guide
-        if self.sown_for is not None and len(self.game.moves) > self.sown_for:
-            self.sown_for = None                # that move is done
         if guide.phase == AWAIT:
-            if self.sown_for is not None:
+            if self.sown_for:
                 return guide.hint is not None
             return self.game.to_move in self.computers and self._chosen() is not None
-        return guide.phase in (SOWING, SKIP) and (guide.mover in self.computers
-                                                  or self.sown_for is not None)
+        return guide.phase in (SOWING, SKIP) and (guide.mover in self.computers or self.sown_for)
 
     def _chosen(self) -> int | None:
         if self.mode == REPLAY:
@@ -479,8 +479,7 @@ class Table:
             "way": self.way,
             "level": self.level,
             "speed": self.speed,
-            # (computer_turn first: it forgets a person's move once it is done)
-            "sowing_for_you": self.computer_turn() and self.sown_for is not None,
+            "sowing_for_you": self.sown_for and self.computer_turn(),
             "can_set": guide.phase in (SKIP, RESTORE),
             "computers": list(self.computers),
             "counts": self.counts[:],

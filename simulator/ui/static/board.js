@@ -99,11 +99,8 @@ function focusPlace(place) {
   if (group) group.focus();
 }
 
-function placeWords(place) {
-  const n = state.n;
-  return place >= 2 * n ? SIDES[place - 2 * n] + "'s store"
-    : SIDES[Math.floor(place / n)] + "'s pit " + (place % n + 1);
-}
+// a place as the players name it (the server's words: controller.board.view)
+function placeWords(place) { return state.place_names[place]; }
 
 // the pit of the player to move numbered `own` (1..n), played as the page plays it: in the
 // play way, the move is sown for them
