@@ -41,6 +41,18 @@ def _settle(loop, counts, t_ms):
     return t_ms, events
 
 
+def _seed_by_seed(loop, counts, target):
+    """`counts` brought to `target` one seed at a time, place by place, each change through
+    the loop; the events it made."""
+    events = []
+    for place in range(len(counts)):
+        while counts[place] != target[place]:
+            counts[place] += 1 if counts[place] < target[place] else -1
+            loop.update(counts)
+            events.extend(loop.react())
+    return events
+
+
 def test_the_buttons_are_numbered_as_the_protocol_names_them():
     assert [BUTTONS[NEW_GAME], BUTTONS[UNDO], BUTTONS[HINT], BUTTONS[CONFIRM]] == [
         "new_game", "undo", "hint", "confirm"]
@@ -144,11 +156,7 @@ def test_seeds_put_back_after_a_takeback_are_work_not_mistakes():
     del sounds[:]
     assert loop.press(UNDO)
     events = list(loop.react())
-    for place in range(len(counts)):                # one seed at a time, place by place
-        while counts[place] != start[place]:
-            counts[place] += 1 if counts[place] < start[place] else -1
-            loop.update(counts)
-            events.extend(loop.react())
+    events.extend(_seed_by_seed(loop, counts, start))
     kinds = [event[0] for event in events]
     assert kinds[0] == MOVE_TAKEN_BACK and kinds[-1] == BOARD_MATCHES
     assert MISTAKE not in kinds and kinds.count(TO_SET) > 10
@@ -176,11 +184,7 @@ def test_a_new_game_leads_the_last_games_seeds_back_to_the_start():
     assert not session.game.moves and session.guide.phase == RESTORE
     assert loop.press(HINT) is False                # nothing to hint until the board is set
     events = list(loop.react())
-    for place in range(len(counts)):                # the players set the board up
-        while counts[place] != start[place]:
-            counts[place] += 1 if counts[place] < start[place] else -1
-            loop.update(counts)
-            events.extend(loop.react())
+    events.extend(_seed_by_seed(loop, counts, start))  # the players set the board up
     kinds = [event[0] for event in events]
     assert MISTAKE not in kinds and TO_SET in kinds and kinds[-1] == BOARD_MATCHES
     assert session.guide.phase == AWAIT and Sound.MISTAKE not in sounds
