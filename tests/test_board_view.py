@@ -122,7 +122,7 @@ SAMPLES = {
     HAND_READY: (HAND_READY, [5] * 6, [5] * 6),
     RESUMED: (RESUMED, 4, None, 0),
 }
-SILENT = {STEP_DONE, MISTAKE_CLEARED, RESUMED}      # the LEDs (or the log's own line) say these
+SILENT = {STEP_DONE, RESUMED}      # the LEDs (or the log's own line) say these
 
 
 def kinds() -> set[str]:
@@ -147,6 +147,9 @@ def test_every_event_kind_is_said_or_deliberately_left_to_the_leds():
     assert event_words(SAMPLES[GAME_OVER], session, players) == "game over: Amina wins, 30 to 18"
     assert event_words(SAMPLES[MISTAKE], session, players) == \
         "a seed went into Amina's pit 5: it belongs in Amina's pit 4"
+    assert event_words(SAMPLES[MISTAKE_CLEARED], session, players) == \
+        "put right at Amina's pit 5"
+    assert event_words((MISTAKE_CLEARED, None), session) == "put right: the board agrees again"
 
 
 def test_every_kind_of_mistake_names_its_places():
@@ -158,6 +161,39 @@ def test_every_kind_of_mistake_names_its_places():
     assert event_words(SAMPLES[TO_SET], session) == (
         "to set the board: South's pit 3 has 1 too few, North's store has 2 too many")
     assert "North's pit 2" in said[1] and "North's pit 4" in said[2]
+
+
+def test_a_mistake_put_right_is_told_so_its_words_do_not_stay_on_show():
+    """Issue 16: "messages clear when put right". Counting sensors: a seed into the wrong pit
+    and taken back out, a seed too many taken out, and a wrong seed moved straight to the
+    right pit (the step accepted) each end with "put right"."""
+    session = Session(MemoryStorage(), "layli-goobalay")
+    counts = session.guide.board.places()
+
+    def read() -> list[str]:
+        session.update(counts[:], [True] * len(counts))
+        events, session.events = session.events, []
+        return [words for event in events
+                if (words := event_words(event, session)) is not None]
+
+    counts[2] = 0                                   # South lifts pit 3: 4 seeds in hand
+    read()
+    counts[5] += 1                                  # one into pit 6; it belongs in pit 4
+    assert read()[-1] == "a seed went into South's pit 6: it belongs in South's pit 4"
+    counts[5] -= 1                                  # taken back out
+    assert read()[-1] == "put right at South's pit 6"
+    counts[3] += 1                                  # the right pit; then pit 5 twice
+    counts[4] += 2
+    said = read()
+    assert said[-1].startswith("the board differs: South's pit 5 has 1 too many"), said
+    counts[4] -= 1
+    assert read()[-1] == "put right: the board agrees again"
+    counts[6] += 1                                  # wrong, then moved straight to pit 6
+    assert read()[-1] == "a seed went into North's pit 1: it belongs in South's pit 6"
+    counts[6] -= 1
+    counts[5] += 1
+    said = read()
+    assert "put right at North's pit 1" in said, said
 
 
 def test_each_surface_names_its_own_controls():

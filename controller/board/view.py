@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from controller.guide import AWAIT, SKIP, SOWING
 from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERENCE, GAME_OVER,
                                      HAND_OVER, HAND_READY, ILLEGAL_PIT, MATCH_OVER, MISTAKE,
+                                     MISTAKE_CLEARED,
                                      MOVE_ABANDONED, MOVE_DONE, MOVE_STARTED, MOVE_TAKEN_BACK,
                                      OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIP_AHEAD,
                                      SKIP_OFFERED, SKIPPED, STEP_DONE, TO_SET, WRONG_PIT)
@@ -187,7 +188,7 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
                 controls: Controls = BOARD_CONTROLS) -> str | None:
     """One event of the board (a kind of controller.guide.events and what it says) in words,
     said as the session stands just after it; None for the ones not worth a line (a seed
-    dropped, a cleared mistake: the LEDs show those)."""
+    dropped: the LEDs show it)."""
     kind = event[0]
     guide = session.guide
     n = guide.game.rules.n
@@ -214,6 +215,11 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
         if what == OUTSIDE_SCRIPT:
             return "a hand went into %s, where this move does not go" % where(event[2])
         return "a mistake at %s" % where(event[2])
+    if kind == MISTAKE_CLEARED:
+        # the mistake's line must not stay the last word once it is put right
+        if event[1] is None:
+            return "put right: the board agrees again"
+        return "put right at %s" % where(event[1])
     if kind == TO_SET:
         return "to set the board: " + difference_words(event[1], n, players)
     if kind == SENSOR_FAULT:

@@ -34,7 +34,8 @@ WRONG_PIT = "wrong_pit"              # a seed dropped one place off the script's
 DIFFERENCE = "difference"            # the counts differ from every board the script allows
 ILLEGAL_PIT = "illegal_pit"          # digital sensors: a hand in a pit that cannot be played
 OUTSIDE_SCRIPT = "outside_script"    # digital sensors: a hand where the move does not go
-MISTAKE_CLEARED = "mistake_cleared"  # (kind, place)
+MISTAKE_CLEARED = "mistake_cleared"  # (kind, place): put right (counting sensors: the place a
+#                                      seed went wrong into, or None for a difference)
 TO_SET = "to_set"                    # (kind, {place: seeds too many (+) / few (-)}): the board
 #                                      is being led to a position (a takeback, a skip ahead, a
 #                                      game resumed or begun): what is left to move, not a mistake

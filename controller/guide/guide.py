@@ -419,7 +419,8 @@ class Guide:
 
     def _advance(self, steps):
         """Accept `steps` more steps of the script."""
-        self.mistake = None
+        if self.mistake is not None:
+            self._put_right()
         self.confirmed = False
         self.uur_half = False
         self._moved()
@@ -708,7 +709,17 @@ class Guide:
         for place in places:
             if not settled[place]:
                 return
+        self._put_right()
+
+    def _put_right(self):
+        """The mistake on show goes: the board agrees again. Counting mode tells it
+        (MISTAKE_CLEARED with the place a seed went wrong into, None for a difference), so
+        the players' words move on from it; activity mode tells it in touch()."""
+        mistake = self.mistake
         self.mistake = None
+        if self.mode == COUNTING and (self.phase == SOWING or self.phase == AWAIT):
+            self.events.append((MISTAKE_CLEARED,
+                                None if mistake[0] == DIFFERENCE else mistake[1]))
 
     def _next_boards(self):
         boards = [self._places()]
