@@ -41,14 +41,17 @@ def axe():
     return check
 
 
-@pytest.mark.parametrize("way", ["play", "rehearse"])
-def test_the_board_in_the_browser(browser, axe, way):
+@pytest.mark.parametrize("way, screen", [("play", "laptop"), ("rehearse", "laptop"),
+                                         ("rehearse", "phone")])
+def test_the_board_in_the_browser(browser, axe, way, screen):
     from simulator.ui.app import create_app
     from simulator.ui.server import start_in_thread
+    from test_browser_table import PHONE
 
     app = create_app(mode="computer", seed=1, way=way)
     url, server, thread = start_in_thread(app)
-    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    page = browser.new_page(**(PHONE if screen == "phone" else
+                               {"viewport": {"width": 1300, "height": 800}}))
     try:
         page.goto(url)
         page.wait_for_function("layli.state !== null")

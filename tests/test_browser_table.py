@@ -116,6 +116,8 @@ def test_lift_and_drop_are_read_by_the_guide():
     ({"action": "take", "place": 12}, "take: South's store is empty"),
     ({"action": "put", "place": 12}, "put: the hand is empty"),
     ({"action": "move", "from": 3, "to": 3}, "the same place"),
+    ({"action": "move", "from": 3, "to": 4, "seeds": 0}, "1 or more, not 0"),
+    ({"action": "move", "from": 3, "to": 4, "seeds": 5}, "South's pit 4 holds only 4 seeds"),
     ({"action": "takeback"}, "nothing to take back"),
     ({"action": "skip"}, "skip: there is no move under way"),
     ({"action": "new", "variant": "oware"}, "new: unknown variant 'oware'"),
@@ -463,6 +465,10 @@ class Page:
     def click(self, place: int, **kwargs) -> None:
         self.answered(lambda: self.place(place).click(**kwargs))
 
+    def tap(self, place: int) -> None:
+        """A finger on a touch screen (the page's context has touch)."""
+        self.answered(lambda: self.place(place).tap())
+
     def key(self, key: str) -> None:
         self.answered(lambda: self.page.keyboard.press(key))
 
@@ -556,17 +562,24 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
     page.close()
 
 
+# a phone held upright: 390 x 844 CSS pixels, a touch screen
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
 @needs_chromium
-@pytest.mark.parametrize("by", ["click", "key"])
+@pytest.mark.parametrize("by", ["click", "key", "tap"])
 def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
     """Issue 16's first acceptance: in the play way, a whole game against the computer by
     clicks, one click a move of ours (each a lit pit of South's row); every seed sown for us,
-    the computer's moves the same. And by the keyboard only: the pit's number key."""
+    the computer's moves the same. By the keyboard only: the pit's number key. And on a phone
+    held upright (390 x 844), by taps."""
     from simulator.ui.server import start_in_thread
     app = create_app(mode=COMPUTER, seed=4, hint_seconds=0.01, step_seconds=0.0)
     url, server, thread = start_in_thread(app)
     table = app.state.table
-    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    context = browser.new_context(**(PHONE if by == "tap" else
+                                     {"viewport": {"width": 1300, "height": 800}}))
+    page = context.new_page()
     try:
         page.goto(url)
         page.wait_for_function("layli.state !== null")
@@ -590,6 +603,8 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
                 plies = len(game.moves)
                 if by == "click":
                     page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).click()
+                elif by == "tap":
+                    page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).tap()
                 else:
                     page.keyboard.press(str(lit[0] + 1))
                 clicks += 1
@@ -604,7 +619,7 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
         page.wait_for_function("layli.state.over")
         assert page.locator("#turn").inner_text().startswith("game over: ")
     finally:
-        page.close()
+        context.close()
         server.should_exit = True
         thread.join(5)
 

@@ -328,3 +328,21 @@ def test_64_tables_on_one_page(browser):
     finally:
         context.close()
         stop()
+
+
+@pytest.mark.parametrize("where", ["live", "table", "arbiter"])
+def test_every_page_fits_a_phone_held_upright(browser, served, where):
+    """Issue 16, item 7: at 390 x 844 no page scrolls sideways (a wide table scrolls by
+    itself), and every page still works (its scripts without an error)."""
+    url, event = served
+    path = {"live": "", "table": "table/" + event.games()[1].table, "arbiter": "arbiter"}[where]
+    pages = checked_page(browser, is_mobile=True, has_touch=True,
+                         http_credentials={"username": "Deeqa",
+                                           "password": ARBITERS["Deeqa"]})
+    page = next(pages)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + path)
+    shows(page, "body", "Club night")
+    page.wait_for_timeout(300)          # the first state drawn
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    next(pages, None)                   # the context closed, the script errors checked

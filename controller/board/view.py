@@ -184,6 +184,15 @@ def score_words(scores: list[int], script: list | None,
     return " (%s)" % "; ".join(parts)
 
 
+def variant_words(title: str) -> str:
+    """A variant's name as its players write it, for a heading or a menu: its title without
+    the source or place in brackets ("Layli Goobalay (Jama Musse Jama)" -> "Layli Goobalay";
+    the title, in a tooltip, keeps them)."""
+    if title.endswith(")") and " (" in title:
+        return title[:title.rindex(" (")]
+    return title
+
+
 def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES,
                 controls: Controls = BOARD_CONTROLS) -> str | None:
     """One event of the board (a kind of controller.guide.events and what it says) in words,
@@ -261,7 +270,7 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
                controls: Controls = BOARD_CONTROLS) -> dict:
     """What every page draws of the board, as JSON-ready data:
 
-    - `variant`, `title`, `n` (pits a row), `players` (South's and North's names),
+    - `variant`, `title` (with its source), `name` (as players write it), `n` (pits a row), `players` (South's and North's names),
       `place_names` (each place as the players name it: pits, then the stores);
     - `phase`: the guide's (controller.guide: await, sowing, skip, restore, over) or "setup"
       between a match's hands; `to_move` (0 South, 1 North; the player sowing while a move is
@@ -283,6 +292,7 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
     return {
         "variant": game.rules.name,
         "title": game.rules.variant.title,
+        "name": variant_words(game.rules.variant.title),
         "n": n,
         "players": list(players),
         "place_names": [place_words(place, n, players) for place in range(guide.size)],

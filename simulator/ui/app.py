@@ -32,6 +32,7 @@ from controller.guide.pixels import PALETTE
 from controller.rules import VARIANTS
 from controller.web.companion import STATIC as COMPANION_STATIC
 from controller.ai import LEVELS
+from controller.board.view import variant_words
 from simulator.ui.howto import HOW_TO_PLAY
 from simulator.ui.table import COMPUTER_LEVEL, FAULT_KINDS, MODES, PLAY, Table, TableError
 
@@ -108,7 +109,8 @@ def hello() -> dict:
                             "group": group, "label": label,
                             "choice_words": {str(key): words
                                              for key, words in choice_words.items()}})
-        variants.append({"name": name, "title": spec.title, "options": options,
+        variants.append({"name": name, "title": spec.title,
+                         "words": variant_words(spec.title), "options": options,
                          "howto": [list(item) for item in HOW_TO_PLAY[name]]})
     return {"type": "hello", "variants": variants, "modes": list(MODES), "levels": list(LEVELS),
             "palette": {name: list(rgb) for name, rgb in PALETTE.items()},

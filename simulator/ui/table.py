@@ -34,7 +34,7 @@ from controller.ai import LEVELS, Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
-from controller.board.view import Controls, board_view, event_words
+from controller.board.view import Controls, board_view, event_words, variant_words
 from simulator.players import LedPlayer, apply_action
 
 PEOPLE = "people"          # two people at one screen
@@ -135,7 +135,7 @@ class Table:
         self.counts = game.pits + [0, 0]
         self.broken_cells: list[str | None] = [None] * len(self.counts)
         self.paused = False
-        self.said: list[str] = ["%s: %s to move" % (game.rules.variant.title,
+        self.said: list[str] = ["%s: %s to move" % (variant_words(game.rules.variant.title),
                                                     SIDES[game.to_move])]
         self.last_place: int | None = None                # where the hand last went (animation)
         self.sown_for = False               # a move a person chose is being sown for them
@@ -211,13 +211,24 @@ class Table:
         self._do(("put", place, self.hand.hand))
 
     def _move(self, message: dict) -> None:
+        """Seeds carried from one place to another in one movement: {"action": "move", "from":
+        a, "to": b} every seed of a (a capture emptied into a store), with "seeds": k only k
+        (one seed dragged where it goes: an Uur's, or a mistake's put right)."""
         source = self._place(message, "from")
         target = self._place(message, "to")
         if source == target:
             raise TableError("move: 'from' and 'to' are the same place (%d)" % source)
         if not self.counts[source]:
             raise TableError("move: %s is empty" % self.place_name(source))
-        self._do(("move", source, target, self.counts[source]))
+        seeds = message.get("seeds", self.counts[source])
+        if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+            raise TableError("move: 'seeds' must be a number of seeds, 1 or more, not %r"
+                             % (seeds,))
+        if seeds > self.counts[source]:
+            raise TableError("move: %s holds only %d seed%s" % (
+                self.place_name(source), self.counts[source],
+                "" if self.counts[source] == 1 else "s"))
+        self._do(("move", source, target, seeds))
 
     def _play(self, message: dict) -> None:
         """A person's move, sown for them: {"action": "play", "pit": k}, k the mover's own pit

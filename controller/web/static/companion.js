@@ -8,7 +8,8 @@ function text(id, words) {
 }
 
 function draw(state) {
-  text("title", state.title + (state.match_hand ? " — hand " + state.match_hand : ""));
+  text("title", state.name + (state.match_hand ? " — hand " + state.match_hand : ""));
+  $("title").title = state.title;          // where the rules come from, in the tooltip
   for (const side of [0, 1]) {
     const box = $("player-" + side);
     box.querySelector(".name").textContent = state.players[side];

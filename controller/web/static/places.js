@@ -19,27 +19,39 @@ window.Layli = window.Layli || {};
     return node;
   }
 
-  // places: 0..n-1 South's pits, n..2n-1 North's, 2n South's store, 2n+1 North's
-  function centre(place, n) {
-    if (place === 2 * n) return [(n + 1.5) * PIT, 150];
-    if (place === 2 * n + 1) return [0.5 * PIT, 150];
-    if (place < n) return [(place + 1.5) * PIT, 235];
-    return [(2 * n - place + 0.5) * PIT, 65];
+  // places: 0..n-1 South's pits, n..2n-1 North's, 2n South's store, 2n+1 North's. The board
+  // is (n + 2) pits wide and 300 units high; `upright` (a phone held upright) turns it a
+  // quarter clockwise, 300 wide and (n + 2) pits high: South's row down the left, North's up
+  // the right, North's store at the top, South's at the bottom (still counterclockwise).
+  function centre(place, n, upright) {
+    let x, y;
+    if (place === 2 * n) [x, y] = [(n + 1.5) * PIT, 150];
+    else if (place === 2 * n + 1) [x, y] = [0.5 * PIT, 150];
+    else if (place < n) [x, y] = [(place + 1.5) * PIT, 235];
+    else [x, y] = [(2 * n - place + 0.5) * PIT, 65];
+    return upright ? [300 - y, x] : [x, y];
   }
 
-  // up to 22 stones in a pit (40 in a store) around (x, y), in a sunflower spiral: even, and
-  // a stone keeps its spot as others arrive
-  function drawStones(group, count, x, y, store) {
+  // the board's size in its own units, [width, height]
+  function extent(n, upright) {
+    return upright ? [300, (n + 2) * PIT] : [(n + 2) * PIT, 300];
+  }
+
+  // up to 22 stones in a pit (40 in a store, along its length) around (x, y), in a sunflower
+  // spiral: even, and a stone keeps its spot as others arrive
+  function drawStones(group, count, x, y, store, upright) {
     group.textContent = "";
     const shown = Math.min(count, store ? 40 : 22);
     const spread = store ? 28 : 26;
+    const [sx, sy] = !store ? [1, 1] : upright ? [3.2, 1] : [1, 3.2];
     for (let i = 0; i < shown; i++) {
       const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
       const a = i * 2.39996;
-      el("circle", {"class": "stone", cx: x + r * Math.cos(a),
-                    cy: y + (store ? 3.2 : 1) * r * Math.sin(a), r: 6.5}, group);
+      el("circle", {"class": "stone", cx: x + sx * r * Math.cos(a),
+                    cy: y + sy * r * Math.sin(a), r: 6.5}, group);
     }
   }
 
-  Object.assign(window.Layli, {PIT: PIT, el: el, centre: centre, drawStones: drawStones});
+  Object.assign(window.Layli, {PIT: PIT, el: el, centre: centre, extent: extent,
+                               drawStones: drawStones});
 })();

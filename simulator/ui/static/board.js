@@ -3,13 +3,18 @@
 "use strict";
 
 const SIDES = ["South", "North"];
-const {PIT, el, centre, drawStones} = window.Layli;     // places.js: the board's geometry
+const {PIT, el, centre, extent, drawStones} = window.Layli;  // places.js: the board's geometry
+// a phone held upright: the board turned a quarter, its rows down the screen
+const UPRIGHT = window.matchMedia("(orientation: portrait) and (max-width: 700px)");
+const MIN_PIT_PX = 48;        // a pit at least this wide on screen, for a fingertip
 const $ = (id) => document.getElementById(id);
 
 let hello = null;             // the server's first message: variants, palette, legend
 let state = null;             // the latest state
-let drawnFor = null;          // the pits per row the board was drawn for
-let dragFrom = null;          // the place a press started on
+let drawnFor = null;          // the pits per row and the way up the board was drawn for
+let dragFrom = null;          // the place a press started on, and the pointer pressing it
+let dragPointer = null;
+let oneSeed = false;          // "one seed" is pressed: the next place pressed gives one seed
 let socket = null;
 let formFilled = false;
 let howtoFor = null;          // the variant whose rules the "how to play" part tells
@@ -19,47 +24,46 @@ const isStore = (place) => state && place >= 2 * state.n;
 
 function drawBoard(n) {
   const board = $("board");
+  const upright = UPRIGHT.matches;
   board.textContent = "";
-  board.setAttribute("viewBox", `0 0 ${(n + 2) * PIT} 300`);
+  const [width, height] = extent(n, upright);
+  board.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  $("table").classList.toggle("upright", upright);
+  sizeBoard(n, upright);
   for (let place = 0; place < 2 * n + 2; place++) {
-    const [x, y] = centre(place, n);
+    const [x, y] = centre(place, n, upright);
     // each place a button for the keyboard and screen readers: its name, count and light
     const group = el("g", {"class": "place", "data-place": place, role: "button",
                            tabindex: 0}, board);
     // its label and count are drawn beside the button, not in it, and hidden from screen
     // readers: the button's own name says both (with its light), and says it once
     const marks = el("g", {"class": "marks", "aria-hidden": "true"}, board);
+    // a store is a long rounded box across the board's end (its length along the short side)
+    const box = (half, long) => upright
+      ? {x: x - long, y: y - half, width: 2 * long, height: 2 * half, rx: half}
+      : {x: x - half, y: y - long, width: 2 * half, height: 2 * long, rx: half};
     if (place >= 2 * n) {
-      el("rect", {"class": "ring", x: x - 40, y: 20, width: 80, height: 260, rx: 40,
-                  "data-place": place}, group);
-      el("rect", {"class": "store", x: x - 33, y: 27, width: 66, height: 246, rx: 33}, group);
-      el("text", {"class": "label", x: x, y: 296}, marks).textContent =
-        SIDES[place - 2 * n][0] + " store";
+      // upright, as thick as a pit (a fingertip's target on a phone)
+      const thick = upright ? 44 : 40;
+      el("rect", {"class": "ring", ...box(thick, 130), "data-place": place}, group);
+      el("rect", {"class": "store", ...box(thick - 7, 123)}, group);
+      el("text", {"class": "label", ...(upright ? {x: x - 90, y: y + 5} : {x: x, y: 296})},
+         marks).textContent = SIDES[place - 2 * n][0] + " store";
     } else {
       el("circle", {"class": "ring", cx: x, cy: y, r: 44, "data-place": place}, group);
       el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
       const own = place % n + 1;
-      el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, marks)
-        .textContent = (place < n ? "S" : "N") + own;
+      const south = place < n;
+      el("text", {"class": "label", ...(upright ? {x: south ? x + 62 : x - 62, y: y + 5}
+                                                 : {x: x, y: south ? y + 62 : y - 50})}, marks)
+        .textContent = (south ? "S" : "N") + own;
     }
     el("g", {"class": "stones"}, group);
-    // the count on a badge at the pit's lower right, clear of the stones
-    const [bx, by] = place >= 2 * n ? [x, 258] : [x + 34, y + 32];
+    // the count on a badge at the pit's lower right, clear of the stones (a store's: near
+    // its end)
+    const [bx, by] = place < 2 * n ? [x + 34, y + 32] : upright ? [x + 108, y] : [x, 258];
     el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, marks);
     el("text", {"class": "count", x: bx, y: by + 6, "data-place": place}, marks);
-    group.addEventListener("pointerdown", (event) => {
-      if (event.button === 0) dragFrom = place;
-    });
-    group.addEventListener("pointerup", (event) => {
-      if (event.button !== 0) return;
-      const from = dragFrom;
-      dragFrom = null;
-      if (from !== null && from !== place && !isStore(from)) {
-        send({action: "move", from: from, to: place});
-      } else if (from === place) {
-        press(place, event.shiftKey || event.altKey);
-      }
-    });
     group.addEventListener("contextmenu", (event) => {
       event.preventDefault();
       press(place, true);
@@ -79,7 +83,24 @@ function drawBoard(n) {
   const hand = el("g", {id: "handmark", visibility: "hidden"}, board);
   el("circle", {r: 15}, hand);
   el("text", {y: 5}, hand);
-  drawnFor = n;
+  drawnFor = n + (upright ? "upright" : "");
+}
+
+// upright, the board takes what height it needs for pits a fingertip wide, and no more than
+// two thirds of the screen when it can; lying flat, the page's width (the stylesheet's)
+function sizeBoard(n, upright) {
+  const board = $("board");
+  if (!upright) {
+    board.style.width = board.style.height = "";
+    return;
+  }
+  const [width, height] = extent(n, upright);
+  const fit = 0.66 * window.innerHeight / height;         // px a unit
+  const fingertip = MIN_PIT_PX / 76;                       // a pit is 76 units across
+  const scale = Math.min(Math.max(fit, fingertip), 0.62 * document.documentElement.clientWidth
+                         / width);
+  board.style.width = `${Math.round(width * scale)}px`;
+  board.style.height = `${Math.round(height * scale)}px`;
 }
 
 // the places in the order they are drawn, left to right: North's row (n..1), South's (1..n),
@@ -112,28 +133,73 @@ function playOwn(own) {
   return false;
 }
 
-// a click: in the play way, a pit of the mover's row at the start of a move is played for them;
-// else lift a pit (hand empty), drop a seed (hand holding), or put the hand into a store; with
-// shift, alt or the right button, take one seed back out
+// the lights that ask for one seed out of their place: an Uur's seed, a seed in the wrong
+// pit, a seed too many
+const ONE_SEED_OUT = ["uur_from", "flash", "more"];
+
+// a click or a tap: in the play way, a pit of the mover's row at the start of a move is
+// played for them; else one seed out where the light asks for it (or "one seed" is pressed,
+// or with shift, alt or the right button), lift a pit (hand empty), drop a seed (hand
+// holding), or put the hand into a store
 function press(place, takeOut) {
   const n = state.n;
   if (!takeOut && !isStore(place) && Math.floor(place / n) === state.to_move &&
       playOwn(place % n + 1)) return;
+  if (oneSeed) {
+    setOneSeed(false);
+    takeOut = true;
+  } else if (!takeOut) {
+    takeOut = ONE_SEED_OUT.includes(state.places[place][1]) && state.counts[place] > 0;
+  }
   if (takeOut) send({action: "take", place: place});
   else if (isStore(place)) send({action: "put", place: place});
   else if (state.hand) send({action: "drop", place: place});
   else send({action: "lift", place: place});
 }
 
+// a drag from one place to another, by mouse or finger: a pit onto a store is emptied there
+// (a capture); onto a pit, one seed goes (an Uur's seed, a mistake put right)
+function carry(from, to) {
+  if (isStore(to) && !isStore(from)) send({action: "move", from: from, to: to});
+  else send({action: "move", from: from, to: to, seeds: 1});
+}
+
+function setOneSeed(on) {
+  oneSeed = on;
+  $("one").setAttribute("aria-pressed", on ? "true" : "false");
+}
+
+// presses and drags on the board: a touch keeps its pointer on the place it began on, so the
+// place it ends on is the one under the finger when it lifts
+$("board").addEventListener("pointerdown", (event) => {
+  const group = event.target.closest(".place");
+  if (event.button !== 0 || !group || !state) return;
+  dragFrom = Number(group.dataset.place);
+  dragPointer = event.pointerId;
+});
+document.addEventListener("pointerup", (event) => {
+  if (dragFrom === null || event.pointerId !== dragPointer) return;
+  const from = dragFrom;
+  dragFrom = null;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const group = under && under.closest("#board .place");
+  if (!group) return;
+  const to = Number(group.dataset.place);
+  if (to === from) press(to, event.shiftKey || event.altKey);
+  else if (state.counts[from]) carry(from, to);
+});
+document.addEventListener("pointercancel", () => { dragFrom = null; });
+
 function render() {
   const n = state.n;
-  if (drawnFor !== n) { drawBoard(n); fillFaultPlaces(n); }
+  const upright = UPRIGHT.matches;
+  if (drawnFor !== n + (upright ? "upright" : "")) { drawBoard(n); fillFaultPlaces(n); }
   for (const group of document.querySelectorAll("#board .place")) {
     const place = Number(group.dataset.place);
-    const [x, y] = centre(place, n);
+    const [x, y] = centre(place, n, upright);
     const count = state.counts[place];
     group.dataset.count = count;
-    drawStones(group.querySelector(".stones"), count, x, y, isStore(place));
+    drawStones(group.querySelector(".stones"), count, x, y, isStore(place), upright);
     document.querySelector(`#board .count[data-place="${place}"]`).textContent = count;
     const ring = group.querySelector(".ring");
     ring.dataset.colour = state.places[place][0];
@@ -145,7 +211,7 @@ function render() {
   }
   const hand = $("handmark");
   if (state.hand && state.last_place !== null) {
-    const [x, y] = centre(state.last_place, n);
+    const [x, y] = centre(state.last_place, n, upright);
     // glide from place to place; appear where the hand is (not glide in from a corner)
     hand.style.transition = hand.getAttribute("visibility") === "visible" ? "" : "none";
     hand.setAttribute("transform", `translate(${x + 30},${y - 30})`);
@@ -155,7 +221,7 @@ function render() {
     hand.setAttribute("visibility", "hidden");
   }
   // the variant's name as its people write it; where the rules come from in the tooltip
-  $("title").textContent = state.title.replace(/ \([^)]*\)$/, "");
+  $("title").textContent = state.name;
   $("title").title = state.title;
   $("hand-count").textContent = state.hand;
   const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
@@ -183,6 +249,8 @@ function render() {
     $("score").appendChild(line);
   }
   $("skip").hidden = !state.skip_offered;
+  $("one").hidden = state.way === "play";
+  if (state.way === "play" && oneSeed) setOneSeed(false);
   $("set").hidden = !state.can_set;
   $("finish").hidden = !(state.sowing_for_you || (state.moving &&
                                                    state.computers.includes(state.to_move)));
@@ -191,6 +259,7 @@ function render() {
   }
   $("speed").value = state.speed;
   $("help-play").hidden = state.way !== "play";
+  $("hand").hidden = state.way === "play";       // playing, the table's hand sows
   $("help-rehearse").hidden = state.way === "play";
   $("hint").disabled = !state.can_hint;
   const auto = state.computers.length > 0;
@@ -295,7 +364,7 @@ function fillForm() {
   const variant = $("variant");
   variant.textContent = "";
   for (const v of hello.variants) {
-    variant.add(new Option(v.title.replace(/ \([^)]*\)$/, ""), v.name));
+    variant.add(new Option(v.words, v.name));
   }
   variant.value = state.variant;
   const mode = $("mode");
@@ -397,6 +466,7 @@ for (const [name, key] of Object.entries(BUTTONS)) {
   $(name).addEventListener("click", () => send({action: name}));
 }
 $("new").addEventListener("click", newGame);
+$("one").addEventListener("click", () => setOneSeed(!oneSeed));
 for (const radio of document.querySelectorAll("#way input")) {
   radio.addEventListener("change", () => send({action: "way", way: radio.value}));
 }
@@ -426,6 +496,7 @@ document.addEventListener("keydown", (event) => {
     }
     return;
   }
+  if (event.key === "o" && state.way !== "play") { setOneSeed(!oneSeed); return; }
   for (const [name, key] of Object.entries(BUTTONS)) {
     if (event.key === key) {
       event.preventDefault();
@@ -435,6 +506,9 @@ document.addEventListener("keydown", (event) => {
     }
   }
 });
+
+UPRIGHT.addEventListener("change", () => { if (state) render(); });
+window.addEventListener("resize", () => { if (state) sizeBoard(state.n, UPRIGHT.matches); });
 
 // for tests and the curious: the state shown, how many states have come, the errors answered
 window.layli = {send: send, get state() { return state; }, version: 0, errors: []};
