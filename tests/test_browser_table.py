@@ -722,6 +722,56 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
         page.close()
 
 
+def test_every_light_has_a_symbol_of_its_own():
+    """Issue 16, item 2: no meaning told by colour and rhythm alone: each pattern in the
+    legend has a symbol, and no two the same."""
+    from simulator.ui.app import hello
+
+    message = hello()
+    patterns = [pattern for pattern, _ in message["legend"]]
+    assert set(message["symbols"]) == set(patterns)
+    assert all(message["symbols"].values())
+    assert len(set(message["symbols"].values())) == len(patterns)
+
+
+def _strokes(page, place: int, samples: int = 16) -> set[str]:
+    """The ring's colours at `samples` moments 40 ms apart."""
+    return set(page.evaluate("""async ([place, samples]) => {
+        const ring = document.querySelector(`#board .ring[data-place="${place}"]`);
+        const seen = [];
+        for (let i = 0; i < samples; i++) {
+            seen.push(ring.style.stroke);
+            await new Promise((done) => setTimeout(done, 40));
+        }
+        return seen; }""", [place, samples]))
+
+
+@needs_chromium
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_each_lit_place_shows_its_symbol_and_asked_for_less_motion_nothing_blinks(
+        browser, served, motion):
+    url, table = served
+    table.act({"action": "lift", "place": 2})
+    table.act({"action": "drop", "place": 5})          # a seed in the wrong pit: it flashes
+    page = browser.new_page(viewport={"width": 1300, "height": 800}, reduced_motion=motion)
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        symbols = page.evaluate("layli.symbols")
+        shown = page.evaluate("""() => [...document.querySelectorAll('#board .glyph')]
+            .map(g => g.textContent)""")
+        for place, (colour, pattern) in enumerate(table.guide.frame.places):
+            assert shown[place] == ("" if colour == "off" else symbols[pattern]), place
+        assert shown[5] == "✕" and shown[3] == "↓"
+        flashes = _strokes(page, 5)
+        if motion == "reduce":
+            assert len(flashes) == 1                   # still, at its brightest
+        else:
+            assert len(flashes) > 1                    # on and off, eight times a second
+    finally:
+        page.close()
+
+
 def test_every_variant_has_its_how_to_play():
     from controller.rules import VARIANTS
     from simulator.ui.howto import HOW_TO_PLAY

@@ -41,23 +41,25 @@ STYLE = COMPANION_STATIC / "style.css"      # one stylesheet for both pages
 PLACES = COMPANION_STATIC / "places.js"     # one board geometry for the simulator's and the
                                             # tournament's boards
 
-# what each pattern means, for the page's legend (frame.py names them; not WAIT, which only a
-# tournament's table waiting for its game shows)
+# what each pattern means, for the page's legend, and the symbol the page draws beside a lit
+# place, so that no meaning rests on colour or rhythm alone (frame.py names the patterns; not
+# WAIT, which only a tournament's table waiting for its game shows). The physical board's
+# rings have colour and rhythm only.
 MEANINGS = (
-    (frames.STEADY, "a legal pit; the store seeds go to"),
-    (frames.DROP, "drop the next seed here"),
-    (frames.PICK, "lift every seed from here (a relay too; green: a hint)"),
-    (frames.TAKE, "empty this pit into the lit store"),
-    (frames.UUR_FROM, "move one seed out of here ..."),
-    (frames.UUR_TO, "... into here: an Uur pair"),
-    (frames.UUR, "an Uur, in its owner's colour"),
-    (frames.FORCED, "the only move"),
-    (frames.PASS, "this row passes"),
-    (frames.FLASH, "a mistake: a seed in the wrong pit"),
-    (frames.MORE, "too many seeds here"),
-    (frames.LESS, "too few seeds here"),
-    (frames.BROKEN, "a broken sensor: confirm by hand"),
-    (frames.WIN, "the winner's store"),
+    (frames.STEADY, "✓", "a legal pit; the store seeds go to"),
+    (frames.DROP, "↓", "drop the next seed here"),
+    (frames.PICK, "↑", "lift every seed from here (a relay too; green: a hint)"),
+    (frames.TAKE, "⇒", "empty this pit into the lit store"),
+    (frames.UUR_FROM, "1↑", "move one seed out of here ..."),
+    (frames.UUR_TO, "1↓", "... into here: an Uur pair"),
+    (frames.UUR, "U", "an Uur, in its owner's colour"),
+    (frames.FORCED, "!", "the only move"),
+    (frames.PASS, "–", "this row passes"),
+    (frames.FLASH, "✕", "a mistake: a seed in the wrong pit"),
+    (frames.MORE, "−", "too many seeds here"),
+    (frames.LESS, "+", "too few seeds here"),
+    (frames.BROKEN, "?", "a broken sensor: confirm by hand"),
+    (frames.WIN, "★", "the winner's store"),
 )
 
 
@@ -114,7 +116,8 @@ def hello() -> dict:
                          "howto": [list(item) for item in HOW_TO_PLAY[name]]})
     return {"type": "hello", "variants": variants, "modes": list(MODES), "levels": list(LEVELS),
             "palette": {name: list(rgb) for name, rgb in PALETTE.items()},
-            "legend": [[pattern, words] for pattern, words in MEANINGS],
+            "legend": [[pattern, words] for pattern, _, words in MEANINGS],
+            "symbols": {pattern: symbol for pattern, symbol, _ in MEANINGS},
             "fault_kinds": list(FAULT_KINDS)}
 
 

@@ -64,6 +64,9 @@ function drawBoard(n) {
     const [bx, by] = place < 2 * n ? [x + 34, y + 32] : upright ? [x + 108, y] : [x, 258];
     el("circle", {"class": "badge", cx: bx, cy: by, r: 14}, marks);
     el("text", {"class": "count", x: bx, y: by + 6, "data-place": place}, marks);
+    // the light's symbol at the other corner (its meaning without colour or rhythm)
+    const [gx, gy] = place < 2 * n ? [x - 34, y - 22] : upright ? [x + 72, y + 7] : [x, 52];
+    el("text", {"class": "glyph", x: gx, y: gy, "data-place": place}, marks);
     group.addEventListener("contextmenu", (event) => {
       event.preventDefault();
       press(place, true);
@@ -204,10 +207,13 @@ function render() {
     const ring = group.querySelector(".ring");
     ring.dataset.colour = state.places[place][0];
     ring.dataset.pattern = state.places[place][1];
-    const light = state.places[place][0] === "off" ? "" : meaning[state.places[place][1]];
+    const glyph = document.querySelector(`#board .glyph[data-place="${place}"]`);
+    const lit = state.places[place][0] !== "off";
+    glyph.textContent = lit ? hello.symbols[state.places[place][1]] || "" : "";
+    glyph.style.fill = lit ? light(state.places[place][0]) : "";
+    const says = lit ? meaning[state.places[place][1]] : "";
     const seeds = `${count} seed${count === 1 ? "" : "s"}`;
-    group.setAttribute("aria-label", `${placeWords(place)}, ${seeds}` +
-                       (light ? ": " + light : ""));
+    group.setAttribute("aria-label", `${placeWords(place)}, ${seeds}` + (says ? ": " + says : ""));
   }
   const hand = $("handmark");
   if (state.hand && state.last_place !== null) {
@@ -285,12 +291,25 @@ function rgb(colour, lvl) {
   return `rgb(${(r * lvl) >> 8},${(g * lvl) >> 8},${(b * lvl) >> 8})`;
 }
 
+// a person who asks for less motion sees every light still, at its brightest (its symbol
+// and colour say what it means)
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+const brightest = {};
+function stillLevel(pattern) {
+  if (!(pattern in brightest)) {
+    let most = 0;
+    for (let t = 0; t < 3000; t += 5) most = Math.max(most, level(pattern, t));
+    brightest[pattern] = most;
+  }
+  return brightest[pattern];
+}
+
 // the LEDs: every ring in its colour, at the brightness its pattern has now
 function glow() {
   const t = Math.floor(performance.now());
   if (hello) {
     for (const ring of document.querySelectorAll(".ring[data-pattern]")) {
-      const lvl = level(ring.dataset.pattern, t);
+      const lvl = STILL.matches ? stillLevel(ring.dataset.pattern) : level(ring.dataset.pattern, t);
       ring.style.stroke = lvl && ring.dataset.colour !== "off"
         ? rgb(ring.dataset.colour, lvl) : "#2a1c0e";
     }
@@ -404,8 +423,11 @@ function fillLegend() {
                     pick: "south"}[pattern] || "south";
     el("circle", {"class": "ring legend-ring", cx: 11, cy: 11, r: 8,
                   "data-pattern": pattern, "data-colour": colour}, svg);
-    item.appendChild(svg);
-    item.append(words);
+    const symbol = document.createElement("span");
+    symbol.className = "symbol";
+    symbol.textContent = hello.symbols[pattern];
+    symbol.style.color = light(colour);
+    item.append(svg, symbol, words);
     list.appendChild(item);
   }
 }
@@ -511,6 +533,7 @@ UPRIGHT.addEventListener("change", () => { if (state) render(); });
 window.addEventListener("resize", () => { if (state) sizeBoard(state.n, UPRIGHT.matches); });
 
 // for tests and the curious: the state shown, how many states have come, the errors answered
-window.layli = {send: send, get state() { return state; }, version: 0, errors: []};
+window.layli = {send: send, get state() { return state; }, version: 0, errors: [],
+                get symbols() { return hello && hello.symbols; }};
 connect();
 requestAnimationFrame(glow);
