@@ -111,23 +111,23 @@ def test_lift_and_drop_are_read_by_the_guide():
     ({"action": "lift", "place": -1}, "off the board"),
     ({"action": "lift", "place": "3"}, "'place' must be a place number"),
     ({"action": "lift"}, "'place' must be a place number, not None"),
-    ({"action": "drop", "place": 3}, "drop: the hand is empty"),
+    ({"action": "drop", "place": 3}, "your hand is empty: lift a pit first"),
     ({"action": "drop", "place": 14}, "drop: place 14 is off the board (places are 0..13)"),
-    ({"action": "take", "place": 12}, "take: South's store is empty"),
-    ({"action": "put", "place": 12}, "put: the hand is empty"),
+    ({"action": "take", "place": 12}, "South's store is empty: there is no seed to take"),
+    ({"action": "put", "place": 12}, "your hand is empty"),
     ({"action": "move", "from": 3, "to": 3}, "the same place"),
     ({"action": "move", "from": 3, "to": 4, "seeds": 0}, "1 or more, not 0"),
     ({"action": "move", "from": 3, "to": 4, "seeds": 5}, "South's pit 4 holds only 4 seeds"),
     ({"action": "takeback"}, "nothing to take back"),
-    ({"action": "skip"}, "skip: there is no move under way"),
+    ({"action": "skip"}, "there is no move under way"),
     ({"action": "new", "variant": "oware"}, "new: unknown variant 'oware'"),
-    ({"action": "new", "options": {"pits": 9}}, "new: "),
+    ({"action": "new", "options": {"pits": 9}}, "the new game cannot start: "),
     ({"action": "new", "mode": "chess"}, "unknown mode 'chess'"),
     ({"action": "new", "mode": "replay"}, "a replay needs a game record"),
-    ({"action": "new", "mode": "replay", "record": "1. 99 *"}, "new: "),
+    ({"action": "new", "mode": "replay", "record": "1. 99 *"}, "the new game cannot start: "),
     ({"action": "break", "place": 3, "kind": "melted"}, "unknown fault 'melted'"),
     ({"action": "mend", "place": 3}, "not broken"),
-    ({"action": "step"}, "not a computer's"),
+    ({"action": "step"}, "not the computer's turn"),
 ])
 def test_bad_messages_are_answered_with_what_was_wrong_and_change_nothing(message, error):
     with TestClient(create_app(seed=1)) as client, client.websocket_connect("/ws") as ws:
@@ -145,7 +145,7 @@ def test_bad_messages_are_answered_with_what_was_wrong_and_change_nothing(messag
 def test_lifting_with_seeds_in_hand_and_lifting_an_empty_pit_are_refused():
     table = Table(seed=1)
     table.act({"action": "lift", "place": 2})
-    with pytest.raises(TableError, match="already holds 4"):
+    with pytest.raises(TableError, match="you are holding 4 seeds: sow them"):
         table.act({"action": "lift", "place": 4})
     for place in (3, 4, 5, 6):
         table.act({"action": "drop", "place": place})
@@ -241,7 +241,7 @@ def test_two_computers_and_a_replay_of_their_record():
         if not replay.autoplay_step():
             break
     assert replay.game.moves == table.game.moves and replay.game.scores == table.game.scores
-    with pytest.raises(TableError, match="step: it is not"):
+    with pytest.raises(TableError, match="it is not the computer.s turn"):
         replay.act({"action": "step"})
 
 
@@ -352,7 +352,7 @@ def test_a_new_game_with_a_variant_and_options():
 
 def test_skip_ahead_is_offered_on_a_long_relay_and_sets_the_result():
     table = Table(mode=COMPUTERS, seed=1, hint_seconds=0, step_seconds=0, way=REHEARSE)
-    with pytest.raises(TableError, match="skip: there is no move"):
+    with pytest.raises(TableError, match="there is no move under way"):
         table.act({"action": "skip"})
     while not table.state()["skip_offered"]:
         assert table.autoplay_step(), "no long relay in this game"
@@ -718,6 +718,25 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
         page.keyboard.press("Enter")
         page.wait_for_function("v => layli.version > v", arg=version)
         assert table.counts[3] == 5 and table.hand.hand == 3
+    finally:
+        page.close()
+
+
+@needs_chromium
+def test_a_double_click_lifts_once_and_is_no_error(browser, served):
+    """A quick second press waits for the board's answer to the first, instead of acting on
+    the board as it was (a second lift: "you are holding 4 seeds")."""
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        board = Page(page, table)
+        board.answered(lambda: board.place(2).dblclick())
+        page.wait_for_timeout(200)
+        assert table.hand.hand == 4 and table.counts[2] == 0
+        assert page.evaluate("layli.errors") == []
+        assert page.locator("#error").inner_text() == ""
     finally:
         page.close()
 

@@ -63,6 +63,10 @@ FINISH_LIMIT = 20000       # the actions `finish` does at most (a move of Tampod
 TABLE_CONTROLS = Controls("confirm (c)", "skip ahead (s) sets the board to the move's result")
 
 
+def _seeds(count: int) -> str:
+    return "%d seed%s" % (count, "" if count == 1 else "s")
+
+
 class TableError(ValueError):
     """A message the table cannot act on; the text names what was wrong. Nothing changed."""
 
@@ -186,28 +190,28 @@ class Table:
     def _lift(self, message: dict) -> None:
         place = self._place(message, pits_only=True)
         if self.hand.hand:
-            raise TableError("lift: the hand already holds %d seed(s); drop them first"
-                             % self.hand.hand)
+            raise TableError("you are holding %s: sow them before you lift another pit"
+                             % _seeds(self.hand.hand))
         if not self.counts[place]:
-            raise TableError("lift: %s is empty" % self.place_name(place))
+            raise TableError("%s is empty: there is nothing to lift" % self.place_name(place))
         self._do(("lift", place))
 
     def _drop(self, message: dict) -> None:
         place = self._place(message)
         if not self.hand.hand:
-            raise TableError("drop: the hand is empty; lift a pit first")
+            raise TableError("your hand is empty: lift a pit first")
         self._do(("drop", place, 1))
 
     def _take(self, message: dict) -> None:
         place = self._place(message)
         if not self.counts[place]:
-            raise TableError("take: %s is empty" % self.place_name(place))
+            raise TableError("%s is empty: there is no seed to take" % self.place_name(place))
         self._do(("take", place, 1))
 
     def _put(self, message: dict) -> None:
         place = self._place(message)
         if not self.hand.hand:
-            raise TableError("put: the hand is empty")
+            raise TableError("your hand is empty: there is nothing to put in the store")
         self._do(("put", place, self.hand.hand))
 
     def _move(self, message: dict) -> None:
@@ -219,15 +223,14 @@ class Table:
         if source == target:
             raise TableError("move: 'from' and 'to' are the same place (%d)" % source)
         if not self.counts[source]:
-            raise TableError("move: %s is empty" % self.place_name(source))
+            raise TableError("%s is empty: there is nothing to carry" % self.place_name(source))
         seeds = message.get("seeds", self.counts[source])
         if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
             raise TableError("move: 'seeds' must be a number of seeds, 1 or more, not %r"
                              % (seeds,))
         if seeds > self.counts[source]:
-            raise TableError("move: %s holds only %d seed%s" % (
-                self.place_name(source), self.counts[source],
-                "" if self.counts[source] == 1 else "s"))
+            raise TableError("%s holds only %s" % (self.place_name(source),
+                                                   _seeds(self.counts[source])))
         self._do(("move", source, target, seeds))
 
     def _play(self, message: dict) -> None:
@@ -239,15 +242,15 @@ class Table:
         if isinstance(pit, bool) or not isinstance(pit, int):
             raise TableError("play: %r is not a pit number" % (pit,))
         if game.over:
-            raise TableError("play: the game is over")
+            raise TableError("the game is over: start a new one (n)")
         if guide.phase != AWAIT or self.hand.hand:
-            raise TableError("play: a move is under way; it ends first")
+            raise TableError("a move is under way: it ends first")
         if game.to_move in self.computers:
-            raise TableError("play: it is %s's turn, and the computer plays it"
+            raise TableError("it is %s's turn, and the computer plays it"
                              % SIDES[game.to_move])
         legal = game.legal_moves()
         if pit not in legal:
-            raise TableError("play: %s's pit %d cannot be played now (the lit pits: %s)" % (
+            raise TableError("%s's pit %d cannot be played now: choose a lit pit (%s)" % (
                 SIDES[game.to_move], pit, ", ".join(map(str, legal))))
         guide.show_hint(pit)
         self.sown_for = True
@@ -271,7 +274,7 @@ class Table:
     def _finish(self, message: dict) -> None:
         """The move being sown for a person or by the computer, done at once."""
         if self.guide.phase not in (SOWING, SKIP) or not self.computer_turn():
-            raise TableError("finish: no move is being sown for you now")
+            raise TableError("no move is being sown for you now")
         ply = len(self.game.moves)
         for _ in range(FINISH_LIMIT):
             if len(self.game.moves) > ply or not self.computer_turn():
@@ -281,7 +284,7 @@ class Table:
     def _takeback(self, message: dict) -> None:
         self.sown_for = False
         if not self.loop.press(UNDO):
-            raise TableError("takeback: there is nothing to take back")
+            raise TableError("there is nothing to take back")
         # against the computer, take back to the person's own move: else it replays at once
         while (self.game.to_move in self.computers and self.mode == COMPUTER
                and self.game.moves and self.guide.phase == RESTORE):
@@ -292,23 +295,22 @@ class Table:
 
     def _hint(self, message: dict) -> None:
         if self.guide.phase != AWAIT:
-            raise TableError("hint: a hint is for the start of a move (now: %s)"
-                             % self.guide.phase)
+            raise TableError("a hint is for the start of a move")
         self.loop.hint()
         self.said.append("hint: %s pit %d, %s" % (SIDES[self.game.to_move], self.guide.hint,
                                                   self.loop.hint_reason))
 
     def _skip(self, message: dict) -> None:
         if not self.session.skip_ahead():
-            raise TableError("skip: there is no move under way to skip ahead in "
-                             "(or a sensor is faulty)")
+            raise TableError("there is no move under way to skip ahead in (or a sensor is "
+                             "broken)")
         self._read()
         if self.way == PLAY:            # the seeds are moved for a person who plays
             self.set_board()
 
     def _set(self, message: dict) -> None:
         if not self.set_board():
-            raise TableError("set: the board is where the game is; there is nothing to set")
+            raise TableError("the board is already where the game is: there is nothing to set")
 
     def set_board(self) -> bool:
         """"Set the board for me": when the guide leads the board somewhere (after a
@@ -350,7 +352,7 @@ class Table:
         try:
             self.new_game(variant, options, mode, text, level)
         except RulesError as error:
-            raise TableError("new: %s" % error)
+            raise TableError("the new game cannot start: %s" % error)
 
     def _break(self, message: dict) -> None:
         place = self._place(message)
@@ -363,7 +365,7 @@ class Table:
     def _mend(self, message: dict) -> None:
         place = self._place(message)
         if not self.broken_cells[place]:
-            raise TableError("mend: the cell of %s is not broken" % self.place_name(place))
+            raise TableError("the sensor of %s is not broken" % self.place_name(place))
         self.broken_cells[place] = None
         self._read()
 
@@ -373,7 +375,7 @@ class Table:
 
     def _step(self, message: dict) -> None:
         if not self.autoplay_step(force=True):
-            raise TableError("step: it is not a computer's or the record's turn")
+            raise TableError("it is not the computer's turn (nor a record's)")
 
     # --- the board's side -------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ let drawnFor = null;          // the pits per row and the way up the board was d
 let dragFrom = null;          // the place a press started on, and the pointer pressing it
 let dragPointer = null;
 let oneSeed = false;          // "one seed" is pressed: the next place pressed gives one seed
+let answerDue = 0;            // until when a press on the board waits for its answer (ms)
 let socket = null;
 let formFilled = false;
 let howtoFor = null;          // the variant whose rules the "how to play" part tells
@@ -145,6 +146,9 @@ const ONE_SEED_OUT = ["uur_from", "flash", "more"];
 // or with shift, alt or the right button), lift a pit (hand empty), drop a seed (hand
 // holding), or put the hand into a store
 function press(place, takeOut) {
+  // a second press before the board answered the first (a double-click) would act on a
+  // board that has already changed: it waits for the answer, then counts again
+  if (answerDue > performance.now()) return;
   const n = state.n;
   if (!takeOut && !isStore(place) && Math.floor(place / n) === state.to_move &&
       playOwn(place % n + 1)) return;
@@ -450,8 +454,13 @@ function newGame() {
 
 // --- the connection -------------------------------------------------------------------------
 
+const BOARD_ACTIONS = ["lift", "drop", "take", "put", "move", "play"];
+
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    if (BOARD_ACTIONS.includes(message.action)) answerDue = performance.now() + 1500;
+  }
 }
 
 function connect() {
@@ -466,11 +475,13 @@ function connect() {
     }
     else if (message.type === "state") {
       state = message;
+      answerDue = 0;
       render();
       $("error").textContent = "";
       window.layli.version += 1;
     }
     else if (message.type === "error") {
+      answerDue = 0;
       $("error").textContent = message.message;
       window.layli.errors.push(message.message);
     }
