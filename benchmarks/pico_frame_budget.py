@@ -707,6 +707,9 @@ while True:
 total_ms = time.ticks_diff(time.ticks_ms(), start)
 sensors = device.sensors
 game = app.session.game
+# the game is over and its figures taken: a collection now finds the figures' dictionary a
+# place (a 2 x 12 board's heap, full at a game's end, once had no 1,016 bytes in one piece)
+gc.collect()
 figures = {
     "total_ms": total_ms, "frames": frames, "moves": len(game.moves), "over": game.over,
     "scores": list(game.scores) if game.over else None, "longest_us": longest[0],

@@ -58,6 +58,9 @@ def test_the_board_in_the_browser(browser, axe, way, screen):
         assert axe(page) == []
         page.click("#simulation summary")         # the board simulation part, opened
         assert axe(page) == []
+        page.click("#learn")                      # a lesson of the first game
+        page.wait_for_function("layli.state.lesson !== null")
+        assert axe(page) == []
     finally:
         page.close()
         server.should_exit = True

@@ -840,3 +840,96 @@ def test_the_page_and_its_files_are_served():
     assert "<svg" in client.get("/").text or "board" in client.get("/").text
     for name in ("leds.js", "board.js", "style.css"):
         assert client.get("/static/" + name).status_code == 200, name
+
+
+# --- the lessons of the first game --------------------------------------------------------
+
+
+def test_each_lesson_shows_what_it_teaches():
+    """The lessons' positions, checked by the rules engine: South has the lesson's move, and
+    it shows sowing (one lap, nothing captured), a relay (a second lap), a capture, an Uur,
+    and the end of the game with the count."""
+    from controller.rules import Step
+    from simulator.ui.lessons import LESSONS, VARIANT
+
+    shows = []
+    for lesson in LESSONS:
+        game = Game(VARIANT, setup=list(lesson.setup))
+        assert game.to_move == 0 and lesson.pit in game.legal_moves()
+        kinds = [step[0] for step in game.push(lesson.pit, script=True)]
+        shows.append((kinds.count(Step.PICK), Step.CAPTURE in kinds, Step.UUR in kinds,
+                      game.over))
+    assert shows == [(1, False, False, False), (2, False, False, False),
+                     (1, True, False, False), (1, False, True, False),
+                     (1, False, False, True)]
+
+
+def test_a_lesson_on_the_table_tells_what_to_do_then_what_it_showed():
+    table = Table(seed=1, mode=COMPUTER)
+    with pytest.raises(TableError, match="a lesson 1..5"):
+        table.act({"action": "lesson", "number": 6})
+    table.act({"action": "lesson", "number": 3})
+    state = table.state()
+    assert state["lesson"] == {"number": 3, "of": 5, "title": "a capture", "done": False,
+                               "words": state["lesson"]["words"]}
+    assert "Lift your pit 3" in state["lesson"]["words"]
+    assert state["way"] == REHEARSE and state["computers"] == []
+    assert state["counts"] == [0, 0, 3, 0, 0, 0, 2, 4, 4, 4, 2, 3, 0, 0]
+    for _ in range(100):
+        if table.state()["lesson"]["done"]:
+            break
+        table.act_as_hand(table.hand.next_action(table.guide.frame, table.counts))
+    state = table.state()
+    assert state["lesson"]["done"] and "you captured them" in state["lesson"]["words"]
+    assert state["counts"][12] == 3
+    table.act({"action": "lesson", "number": 0})    # back to a game as before the lessons
+    state = table.state()
+    assert state["lesson"] is None and state["mode"] == COMPUTER and state["way"] == PLAY
+    assert state["counts"] == [4] * 12 + [0, 0]
+
+
+def _do_by_page(board: Page, action: tuple) -> None:
+    """A LedPlayer's action, done on the page as a person would with a mouse."""
+    kind = action[0]
+    if kind in ("lift", "drop", "put"):
+        board.click(action[1])
+    elif kind == "take":
+        board.click(action[1], modifiers=["Shift"])
+    elif kind == "move":
+        board.answered(lambda: board.place(action[1]).drag_to(board.place(action[2])))
+    else:
+        raise AssertionError("a lesson needs no %r" % (action,))
+
+
+@needs_chromium
+def test_a_newcomer_learns_by_playing_the_five_lessons(browser, served):
+    """Issue 16, item 3: the interactive first game. From "Learn by playing", each lesson's
+    move made by following the rings with clicks and drags, its words after it, then the next
+    lesson; the last one leads to a game."""
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        board = Page(page, table)
+        board.answered(lambda: page.click("#learn"))
+        hand = LedPlayer(6, random.Random(1))
+        for number in range(1, 6):
+            assert page.locator("#lesson-title").inner_text().startswith(
+                "Lesson %d of 5" % number)
+            before = page.locator("#lesson-words").inner_text()
+            assert page.locator("#lesson-next").is_hidden()
+            actions = 0
+            while not table.state()["lesson"]["done"]:
+                hand.hand = table.hand.hand
+                _do_by_page(board, hand.next_action(table.guide.frame, table.counts))
+                actions += 1
+                assert actions < 40
+            page.wait_for_function("layli.state.lesson.done")
+            assert page.locator("#lesson-words").inner_text() != before
+            assert table.counts == table.guide.board.places()
+            board.answered(lambda: page.click("#lesson-next"))
+        assert page.locator("#lesson").is_hidden() and table.lesson is None
+        assert table.counts == [4] * 12 + [0, 0] and not table.game.moves
+    finally:
+        page.close()

@@ -35,6 +35,7 @@ from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, rec
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
 from controller.board.view import Controls, board_view, event_words, variant_words
+from simulator.ui.lessons import LESSONS, VARIANT as LESSON_VARIANT
 from simulator.players import LedPlayer, apply_action
 
 PEOPLE = "people"          # two people at one screen
@@ -105,17 +106,18 @@ class Table:
 
     def new_game(self, variant: str = "layli-goobalay", options: dict | None = None,
                  mode: str = PEOPLE, record_text: str | None = None,
-                 level: str | None = None) -> None:
+                 level: str | None = None, setup: list[int] | None = None) -> None:
         """Set the board up for a new game, a computer playing at `level` (the table's until
-        now when None; one of controller.ai.LEVELS). RulesError or TableError when the request
-        is bad; the game in play then goes on."""
+        now when None; one of controller.ai.LEVELS), from `setup` (2n counts) if given, else
+        the variant's start. RulesError or TableError when the request is bad; the game in
+        play then goes on."""
         if mode not in MODES:
             raise TableError("unknown mode %r (known: %s)" % (mode, ", ".join(MODES)))
         level = self.level if level is None else level
         if level not in LEVELS:
             raise TableError("unknown level %r (known: %s)" % (level, ", ".join(LEVELS)))
         moves: list[int] = []
-        setup = first = None
+        first = None
         if mode == REPLAY:
             if not record_text or not record_text.strip():
                 raise TableError("a replay needs a game record (PGN-style text or JSON)")
@@ -143,8 +145,38 @@ class Table:
                                                     SIDES[game.to_move])]
         self.last_place: int | None = None                # where the hand last went (animation)
         self.sown_for = False               # a move a person chose is being sown for them
+        self.lesson: int | None = None      # the lesson on the board (1..), or None
         self._next_auto = self.clock()
         self._read()
+
+    # --- the lessons ------------------------------------------------------------------------
+
+    def start_lesson(self, number: int) -> None:
+        """Set the board for lesson `number` (1..len(LESSONS)): its position, two people (the
+        learner is South), every seed moved by hand as the rings lead. The mode and the way
+        to play come back when the lessons are left (`leave_lessons`)."""
+        lesson = LESSONS[number - 1]
+        if self.lesson is None:
+            self._before_lessons = (self.mode, self.way)
+        self.new_game(LESSON_VARIANT, None, PEOPLE, setup=list(lesson.setup))
+        self.way = REHEARSE
+        self.lesson = number
+
+    def leave_lessons(self) -> None:
+        """Back to a game from the start, in the mode and way of before the lessons."""
+        mode, way = getattr(self, "_before_lessons", (PEOPLE, self.way))
+        self.new_game(LESSON_VARIANT, None, mode)
+        self.way = way
+
+    def lesson_state(self) -> dict | None:
+        """The lesson on the board for the page: its number, how many there are, its title,
+        its words (what to do, or once its move is made what it showed) and `done`."""
+        if self.lesson is None:
+            return None
+        lesson = LESSONS[self.lesson - 1]
+        done = bool(self.game.moves) and self.guide.phase != SOWING
+        return {"number": self.lesson, "of": len(LESSONS), "title": lesson.title,
+                "words": lesson.after if done else lesson.before, "done": done}
 
     @property
     def session(self) -> Session:
@@ -354,6 +386,18 @@ class Table:
         except RulesError as error:
             raise TableError("the new game cannot start: %s" % error)
 
+    def _lesson(self, message: dict) -> None:
+        """{"action": "lesson", "number": k}: lesson k (1..); number 0 leaves the lessons."""
+        number = message.get("number")
+        if isinstance(number, bool) or not isinstance(number, int) or not (
+                0 <= number <= len(LESSONS)):
+            raise TableError("lesson: 'number' must be 0 (leave) or a lesson 1..%d, not %r"
+                             % (len(LESSONS), number))
+        if number:
+            self.start_lesson(number)
+        else:
+            self.leave_lessons()
+
     def _break(self, message: dict) -> None:
         place = self._place(message)
         kind = message.get("kind", FAULT_KINDS[0])
@@ -501,7 +545,8 @@ class Table:
             "places": [[colour, pattern] for colour, pattern in guide.frame.places],
             "broken_cells": self.broken_cells[:],
             "paused": self.paused,
-            "analysis": self.analysis(),
+            "analysis": None if self.lesson else self.analysis(),
+            "lesson": self.lesson_state(),
             "status": self.said[-1] if self.said else "",
             "events": self.said[-8:],
         })
@@ -514,6 +559,7 @@ _ACTIONS = {
     "confirm": Table._confirm, "new": Table._new, "break": Table._break, "mend": Table._mend,
     "pause": Table._pause, "step": Table._step, "play": Table._play, "way": Table._way,
     "speed": Table._speed, "finish": Table._finish, "set": Table._set,
+    "lesson": Table._lesson,
 }
 
 __all__ = ["Table", "TableError", "MODES", "PEOPLE", "COMPUTER", "COMPUTERS", "REPLAY",

@@ -281,8 +281,20 @@ function render() {
     item.textContent = words;
     $("events").appendChild(item);
   }
+  showLesson(state.lesson);
   if (!formFilled) fillForm();
   if (howtoFor !== state.variant) showHowTo(state.variant);
+}
+
+// a lesson of the first game (simulator/ui/lessons.py): what to do, then what it showed
+function showLesson(lesson) {
+  $("lesson").hidden = !lesson;
+  $("learn").hidden = Boolean(lesson);
+  if (!lesson) return;
+  $("lesson-title").textContent = `Lesson ${lesson.number} of ${lesson.of}: ${lesson.title}`;
+  $("lesson-words").textContent = lesson.words;
+  $("lesson-next").hidden = !lesson.done;
+  $("lesson-next").textContent = lesson.number < lesson.of ? "next lesson" : "play a game";
 }
 
 function light(colour) {
@@ -500,6 +512,12 @@ for (const [name, key] of Object.entries(BUTTONS)) {
 }
 $("new").addEventListener("click", newGame);
 $("one").addEventListener("click", () => setOneSeed(!oneSeed));
+$("learn").addEventListener("click", () => send({action: "lesson", number: 1}));
+$("lesson-again").addEventListener("click", () =>
+  send({action: "lesson", number: state.lesson.number}));
+$("lesson-next").addEventListener("click", () => send({action: "lesson",
+  number: state.lesson.number < state.lesson.of ? state.lesson.number + 1 : 0}));
+$("lesson-leave").addEventListener("click", () => send({action: "lesson", number: 0}));
 for (const radio of document.querySelectorAll("#way input")) {
   radio.addEventListener("change", () => send({action: "way", way: radio.value}));
 }

@@ -1,0 +1,66 @@
+"""The first game, taught by playing: five short lessons of Layli Goobalay (host-only).
+
+Each lesson sets the board to a position where South, the learner, has one move, and that
+move shows one thing: sowing, a relay, a capture, an Uur, the end of a game and its count.
+The learner makes it by following the rings, seed by seed, as on the physical board (the
+page rehearses the board for a lesson): the lesson's words say what to do before the move
+and what happened once it is made.
+
+    lesson = LESSONS[0]
+    game = Game("layli-goobalay", setup=lesson.setup)
+    game.push(lesson.pit)                 # what the lesson shows (tests check each one)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+VARIANT = "layli-goobalay"      # the lessons' game: the one a newcomer comes for
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson: its title, the position (2n counts, South's pits from South's pit 1, then
+    North's from North's pit 1; stores empty, South to move), South's one move (its pit,
+    1..n), and the words before and after the move."""
+
+    title: str
+    setup: tuple[int, ...]
+    pit: int
+    before: str
+    after: str
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson("sowing", (0, 0, 0, 0, 0, 3, 4, 4, 0, 4, 3, 4), 6,
+           "You are South: your row is the one nearest you, your store at your right hand. "
+           "Your pit 6 is lit (✓): tap it to lift its 3 seeds. Then drop them one at a time "
+           "where the ring pulses (↓): along the pits that follow, counterclockwise.",
+           "That is sowing. Your last seed fell into an empty pit of North's row, so the move "
+           "ended there. Now it is North's turn."),
+    Lesson("a relay", (0, 0, 0, 0, 3, 0, 4, 1, 4, 0, 3, 4), 5,
+           "Lift your pit 5 and sow its 3 seeds. Watch where the last one falls.",
+           "Your last seed fell into a pit that already held a seed, so you lifted both and "
+           "sowed on: a relay. A move goes on like this until its last seed falls into an "
+           "empty pit, and can go round the board several times."),
+    Lesson("a capture", (0, 0, 3, 0, 0, 0, 2, 4, 4, 4, 2, 3), 3,
+           "Lift your pit 3 and sow. Your last seed will fall into an empty pit of your own "
+           "row: look at the pit facing it.",
+           "The pit facing your last seed held 2, so you captured them, and your last seed "
+           "too: 3 seeds into your store. With 1, 2, or 4 or more facing, you capture; with "
+           "none, the move just ends."),
+    Lesson("an Uur", (3, 0, 0, 0, 0, 0, 2, 4, 3, 4, 2, 4), 1,
+           "Lift your pit 1 and sow. This time the pit facing your last seed holds exactly 3.",
+           "With exactly 3 facing, you made an Uur (\"pregnant\" in Somali): one of the three "
+           "moved into your pit (1↑, then 1↓), and both pits, 2 seeds each, are yours to the "
+           "end of the game (U). Nobody sows from an Uur or captures it; seeds sown into it "
+           "stay there, so it grows."),
+    Lesson("the end", (3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0), 1,
+           "North's row is empty. Lift your pit 1 and sow, and see what North can do.",
+           "North has no seed to sow, so the game is over. Each player's score is what they "
+           "captured, plus the seeds in their Uurs, plus the seeds left in their own row: your "
+           "9 seeds are yours. The higher score wins. You know the game: play a real one!"),
+)
+
+
+__all__ = ["Lesson", "LESSONS", "VARIANT"]
