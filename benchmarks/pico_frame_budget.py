@@ -707,6 +707,7 @@ while True:
 total_ms = time.ticks_diff(time.ticks_ms(), start)
 sensors = device.sensors
 game = app.session.game
+recent = app.loop.recent[-4:]
 # the game is over and its figures taken: a collection now finds the figures' dictionary a
 # place (a 2 x 12 board's heap, full at a game's end, once had no 1,016 bytes in one piece)
 gc.collect()
@@ -720,8 +721,7 @@ figures = {
                sensors.revivals], "slow_count": slow_count[0],
     "slow_takes": [list(slow_takes[4 * k:4 * k + 4])
                    for k in range(min(slow_count[0], %(slow_most)d))],
-    "sensing_errors": app.sensing_errors, "problem": app.problem,
-    "recent": [repr(event) for event in app.loop.recent[-4:]]}
+    "sensing_errors": app.sensing_errors, "problem": app.problem}
 # the game let go before the figures are printed: the wrappers' references too (a 2 x 12
 # board's heap, this full, once had no 584 bytes in one piece for the histogram's line)
 del app, device, sensors, game, react
@@ -730,6 +730,9 @@ wrapped[:] = [None] * 4
 drawn[0] = None
 del events[:]
 gc.collect()
+# the last events in words only now: their text took a kilobyte in one piece, which a 2 x 12
+# board's heap, full at a game's end, did not have while the game was held (a MemoryError)
+figures["recent"] = [repr(event) for event in recent]
 after = os.statvfs("/")
 figures.update(heap_end=gc.mem_alloc(), heap_total=gc.mem_alloc() + gc.mem_free(),
                flash_free=fs[0] * fs[3], flash_free_after=after[0] * after[3],

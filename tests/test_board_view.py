@@ -117,7 +117,7 @@ SAMPLES = {
     MISTAKE_CLEARED: (MISTAKE_CLEARED, 4), TO_SET: (TO_SET, {2: -1, 13: 2}),
     SENSOR_FAULT: (SENSOR_FAULT, 8, "stuck"),
     CONFIRMED: (CONFIRMED, 8), HAND_OVER: (HAND_OVER, [30, 18]),
-    MATCH_OVER: (MATCH_OVER, 0, "Yusuf holds fewer than a pit's seeds"),
+    MATCH_OVER: (MATCH_OVER, 0, "short"),
     ARRANGED: (ARRANGED, 0, [5, 5, 5, 5, 5, 5]),
     HAND_READY: (HAND_READY, [5] * 6, [5] * 6),
     RESUMED: (RESUMED, 4, None, 0),

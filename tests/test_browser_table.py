@@ -459,8 +459,8 @@ class Page:
         version = self.page.evaluate("layli.version")
         do()
         self.page.wait_for_function("v => layli.version > v", arg=version, timeout=5000)
-        # the DOM shows exactly the guide's frame
-        assert self.rings() == [list(p) for p in self.table.guide.frame.places]
+        # the DOM shows exactly the guide's frame (between a match's hands, the set-up's)
+        assert self.rings() == [list(p) for p in self.table.session.frame.places]
 
     def click(self, place: int, **kwargs) -> None:
         self.answered(lambda: self.place(place).click(**kwargs))
@@ -665,8 +665,14 @@ def test_the_form_speaks_players_words_and_keeps_the_simulation_aside(browser, s
         assert "Jama Musse Jama" in page.locator("#title").get_attribute("title")
         rules = page.locator("#rules-options").inner_text()
         assert "the capturing seed is captured too" in rules and "the game ends" in rules
-        for name in ("capture_last_seed", "end_when", "endless_bound", "next_first", "hands"):
+        for name in ("capture_last_seed", "end_when", "endless_bound", "next_first",
+                     "arrangement"):
             assert name not in page.locator("body").inner_text(), name
+        # a match's options only for a match
+        assert page.locator("#match-options").is_hidden()
+        page.select_option("#match", "match")
+        assert "the most hands in a match" in page.locator("#match-options").inner_text()
+        page.select_option("#match", "game")
         assert not page.locator("#simulation").get_attribute("open")
         assert not page.locator("#break").is_visible() and not page.locator("#confirm").is_visible()
         assert page.locator("#legend").inner_text().count("tournament") == 0
@@ -933,3 +939,106 @@ def test_a_newcomer_learns_by_playing_the_five_lessons(browser, served):
         assert table.counts == [4] * 12 + [0, 0] and not table.game.moves
     finally:
         page.close()
+
+
+# --- a match of hands -----------------------------------------------------------------------
+
+
+def test_a_match_on_the_table_arranged_by_the_person_and_the_computer():
+    table = Table(seed=2, mode=COMPUTER, step_seconds=0.0, hint_seconds=0.0)
+    with pytest.raises(TableError, match="not played in hands"):
+        table.act({"action": "new", "variant": "mangala-iv", "match": True})
+    with pytest.raises(TableError, match="no row for you to place"):
+        table.act({"action": "arrange", "row": [2] * 6})
+    table.act({"action": "new", "mode": COMPUTER, "match": True,
+               "options": {"hands": 2, "arrangement": "free"}})
+    arranged = None
+    for _ in range(20000):
+        state = table.state()
+        if state["match_over"]:
+            break
+        plan = state["arrange"]
+        if plan:
+            assert state["phase"] == "setup" and state["to_move"] is None
+            with pytest.raises(TableError, match="at least one seed"):
+                table.act({"action": "arrange", "row": [0] + [1] * 5})
+            with pytest.raises(TableError, match="places %d seeds, not" % plan["seeds"]):
+                table.act({"action": "arrange", "row": [1] * 6})
+            arranged = [plan["seeds"] - 5] + [1] * 5
+            table.act({"action": "arrange", "row": arranged})
+        elif table.computer_turn() or table.sown_for:
+            table.autoplay_step(force=True)
+        elif state["phase"] == "await" and state["to_move"] == 0:
+            table.act({"action": "play", "pit": table.game.legal_moves()[0]})
+    state = table.state()
+    match = table.session.match
+    assert state["match_over"] and len(match.games) == 2 and arranged is not None
+    assert match.games[1].setup[:6] == arranged            # South's row as the person placed it
+    assert state["held"] == match.held() and len(state["held"]) == 2
+    assert state["match_result"].startswith(("South wins the match", "North wins the match",
+                                              "the match is a draw"))
+    played = record.read(state["record"])[0]
+    assert [game.moves for game in played.games] == [game.moves for game in match.games]
+    assert [game.setup for game in played.games] == [game.setup for game in match.games]
+
+
+@needs_chromium
+def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
+    """Issue 16's acceptance: a match of two hands against the computer, chosen in the
+    new-game form with the free arrangement, played on the page by clicks (a lit pit a move,
+    the next hand's row placed in the set-up's fields) to its end; the match's record the
+    page shows read back by the rules' reader: the same hands, set-ups and moves."""
+    from simulator.ui.server import start_in_thread
+    app = create_app(mode=COMPUTER, seed=2, hint_seconds=0.01, step_seconds=0.0)
+    url, server, thread = start_in_thread(app)
+    table = app.state.table
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    try:
+        page.goto(url)
+        page.wait_for_function("layli.state !== null")
+        page.select_option("#match", "match")
+        assert page.locator("#match-options").is_visible()
+        page.locator('[data-option="hands"]').fill("2")
+        page.select_option('[data-option="arrangement"]', "free")
+        page.click("#new")
+        page.wait_for_function("layli.state.match && layli.state.match_hand === 1")
+        assert table.session.match.rules.options["arrangement"] == "free"
+        arranged = None
+        deadline = time.monotonic() + 300
+        while not table.session.match.over and time.monotonic() < deadline:
+            state = page.evaluate("layli.state")
+            if state["arrange"] and table.arrangement():
+                plan = state["arrange"]
+                arranged = [plan["seeds"] - 5] + [1] * 5
+                for k, count in enumerate(arranged):
+                    page.locator("#arrange-row input").nth(k).fill(str(count))
+                assert page.locator("#arrange-sum").inner_text() == "%d of %d placed" % (
+                    plan["seeds"], plan["seeds"])
+                page.click("#arrange-go")
+                page.wait_for_function("!layli.state.arrange", timeout=5000)
+            elif (table.session.setup is None and table.guide.phase == "await"
+                  and table.game.to_move == 0 and not table.sown_for and not table.game.over
+                  and state["phase"] == "await" and state["to_move"] == 0
+                  and state["counts"] == table.counts):
+                lit = [pit for pit in range(6) if state["places"][pit][0] == "south"]
+                plies = len(table.game.moves)
+                page.locator('#board g.place[data-place="%d"] .pit' % lit[0]).click()
+                while len(table.game.moves) == plies and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            else:
+                time.sleep(0.02)
+        match = table.session.match
+        assert match.over and len(match.games) == 2 and arranged is not None
+        assert match.games[1].setup[:6] == arranged         # South's row as placed
+        page.wait_for_function("layli.state.match_over")
+        assert page.locator("#turn").inner_text() == table.state()["match_result"]
+        page.click("#match-record summary")
+        text = page.locator("#record-text").inner_text()
+        played = record.read(text)[0]
+        assert [game.setup for game in played.games] == [game.setup for game in match.games]
+        assert [game.moves for game in played.games] == [game.moves for game in match.games]
+        assert played.held() == match.held()
+    finally:
+        page.close()
+        server.should_exit = True
+        thread.join(5)

@@ -30,10 +30,12 @@ from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERE
                                      OUTSIDE_SCRIPT, PASSED, SENSOR_FAULT, SKIP_AHEAD,
                                      SKIP_OFFERED, SKIPPED, STEP_DONE, TO_SET, WRONG_PIT)
 from controller.guide.setup import ARRANGE, COPY, PLACE
+from controller.rules.match import MATCH_SHORT
 from controller.rules import SIDES, Step, place_words, record
 
 if TYPE_CHECKING:
     from controller.guide.setup import HandSetup
+    from controller.rules.match import Match
     from controller.rules import Game
     from controller.session import Session
 
@@ -184,6 +186,25 @@ def score_words(scores: list[int], script: list | None,
     return " (%s)" % "; ".join(parts)
 
 
+def match_words(match: Match, players: tuple[str, str] = SIDES) -> str:
+    """How a match that is over ended, from what each player held after its last hand:
+    "South wins the match: North holds 4 seeds, too few to fill a row", "North wins the
+    match: after 3 hands North holds 30 seeds, South 18"."""
+    held = match.held()[-1]
+    hands = len(match.games)
+    if match.winner is None:
+        return "the match is a draw: after %d hand%s each holds %d seeds" % (
+            hands, "" if hands == 1 else "s", held[0])
+    loser = 1 - match.winner
+    words = "%s wins the match: " % players[match.winner]
+    if match.end_reason == MATCH_SHORT:
+        return words + "%s holds %d seed%s, too few to fill a row" % (
+            players[loser], held[loser], "" if held[loser] == 1 else "s")
+    return words + "after %d hand%s %s holds %d seeds, %s %d" % (
+        hands, "" if hands == 1 else "s", players[match.winner], held[match.winner],
+        players[loser], held[loser])
+
+
 def variant_words(title: str) -> str:
     """A variant's name as its players write it, for a heading or a menu: its title without
     the source or place in brackets ("Layli Goobalay (Jama Musse Jama)" -> "Layli Goobalay";
@@ -256,8 +277,10 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
         return "the hand is over: %s holds %d seeds, %s %d" % (
             players[0], event[1][0], players[1], event[1][1])
     if kind == MATCH_OVER:
-        return "the match is over: %s (%s)" % (
-            "a draw" if event[1] is None else "%s wins" % players[event[1]], event[2])
+        if session.match is not None and session.match.over:
+            return match_words(session.match, players)
+        return "the match is over: %s" % (
+            "a draw" if event[1] is None else "%s wins" % players[event[1]])
     if kind == ARRANGED:
         return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
     if kind == HAND_READY:
@@ -279,8 +302,10 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
       a draw or a game not over), `result` in words;
     - `moves`, the movetext so far; `hint` (a pit, while a move is awaited) and `hint_words`;
       `can_hint`, `skip_offered`;
-    - `match_hand` (the hand of a match under way, from 1; None for a single game) and `setup`,
-      what to do to set the next hand up, in words;
+    - `match_hand` (the hand of a match under way, from 1; None for a single game), `aside`
+      (the seeds South and North hold aside in the hand in play), `held` (what each held
+      after each hand that is over: the match's score), `match_over`, `match_result` in
+      words, and `setup`, what to do to set the next hand up, in words;
     - `faults`: each faulty place as {place, where, why, words}."""
     game, guide, setup = session.game, session.guide, session.setup
     n = game.rules.n
@@ -312,6 +337,11 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
         "can_hint": guide.phase == AWAIT and setup is None,
         "skip_offered": guide.phase == SOWING and guide.skip_offered,
         "match_hand": None if match is None else len(match.games),
+        "aside": None if match is None else list(match.aside),
+        "held": None if match is None else match.held(),
+        "match_over": match is not None and match.over,
+        "match_result": match_words(match, players) if match is not None and match.over
+        else None,
         "setup": None if setup is None else setup_words(setup, players),
         "faults": [{"place": place, "where": place_words(place, n, players), "why": why,
                     "words": fault_words(place, why, n, players, controls)}
@@ -320,5 +350,5 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
 
 
 __all__ = ["Controls", "BOARD_CONTROLS", "board_view", "difference_words", "event_words",
-           "fault_words", "move_summary", "score_words", "step_words",
+           "fault_words", "match_words", "move_summary", "score_words", "step_words",
            "moves_text", "result_words", "setup_words"]

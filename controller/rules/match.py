@@ -133,6 +133,30 @@ class Match:
             row.append(count)
         return row
 
+    def asides(self):
+        """What South and North held aside during each hand so far, [[south, north], ...].
+
+        After a hand each player holds what they scored plus what they held aside; whatever
+        they did not place in the next hand's set-up is held aside during it (docs/rules.md
+        2.1)."""
+        n = self.rules.n
+        games = self.games
+        asides = [[0, 0]]
+        for k in range(1, len(games)):
+            scores = games[k - 1].scores
+            aside = asides[-1]
+            setup = games[k].setup
+            asides.append([scores[0] + aside[0] - sum(setup[:n]),
+                           scores[1] + aside[1] - sum(setup[n:])])
+        return asides
+
+    def held(self):
+        """What South and North held after each hand that is over, [[south, north], ...]:
+        the match's score, hand by hand."""
+        asides = self.asides()
+        return [[game.scores[0] + aside[0], game.scores[1] + aside[1]]
+                for game, aside in zip(self.games, asides) if game.over]
+
     def seeds_accounted(self):
         """On board + captured + held aside: the match's total while a hand is in play."""
         game = self.game

@@ -139,27 +139,9 @@ def _hand_tags(match, tags):
         per_hand = tags
     else:
         per_hand = [tags] * len(games)
-    asides = _asides(match)
+    asides = match.asides()
     return [(games[k], _tag_pairs(games[k], per_hand[k], k + 1, asides[k]))
             for k in range(len(games))]
-
-
-def _asides(match):
-    """What South and North held aside during each hand of `match`.
-
-    After a hand each player holds what they scored plus what they held aside; whatever they did
-    not place in the next hand's set-up is held aside during it (docs/rules.md 2.1).
-    """
-    n = match.rules.n
-    games = match.games
-    asides = [[0, 0]]
-    for k in range(1, len(games)):
-        scores = games[k - 1].scores
-        aside = asides[-1]
-        setup = games[k].setup
-        asides.append([scores[0] + aside[0] - sum(setup[:n]),
-                       scores[1] + aside[1] - sum(setup[n:])])
-    return asides
 
 
 def _tag_pairs(game, tags, hand, aside):

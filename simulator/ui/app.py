@@ -64,7 +64,7 @@ MEANINGS = (
 
 
 # Each option of the variants as the new-game form offers it: its group (RULES, shown; MATCH,
-# shown once the page plays matches of hands; ADVANCED, in the closed "board simulation" part),
+# shown when a match of hands is chosen; ADVANCED, in the closed "board simulation" part),
 # its label in players' words and its choices' words. The option's own description and source
 # (controller.rules.variants) go into the tooltip.
 RULES, MATCH, ADVANCED = "rules", "match", "advanced"
@@ -111,7 +111,7 @@ def hello() -> dict:
                             "group": group, "label": label,
                             "choice_words": {str(key): words
                                              for key, words in choice_words.items()}})
-        variants.append({"name": name, "title": spec.title,
+        variants.append({"name": name, "title": spec.title, "hands": spec.hands,
                          "words": variant_words(spec.title), "options": options,
                          "howto": [list(item) for item in HOW_TO_PLAY[name]]})
     return {"type": "hello", "variants": variants, "modes": list(MODES), "levels": list(LEVELS),

@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from controller.guide import AWAIT, RESTORE, SKIP, SOWING
+from controller.guide.setup import ARRANGE, COPY
 from controller.guide.events import MOVE_ABANDONED, MOVE_DONE
 from controller.ai import LEVELS, Searcher, analyse
 from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
@@ -106,11 +107,13 @@ class Table:
 
     def new_game(self, variant: str = "layli-goobalay", options: dict | None = None,
                  mode: str = PEOPLE, record_text: str | None = None,
-                 level: str | None = None, setup: list[int] | None = None) -> None:
+                 level: str | None = None, setup: list[int] | None = None,
+                 match: bool = False) -> None:
         """Set the board up for a new game, a computer playing at `level` (the table's until
         now when None; one of controller.ai.LEVELS), from `setup` (2n counts) if given, else
-        the variant's start. RulesError or TableError when the request is bad; the game in
-        play then goes on."""
+        the variant's start; with `match`, a match of hands (docs/rules.md 2.1: its options
+        `hands`, `arrangement`, `next_first`). RulesError or TableError when the request is
+        bad; the game in play then goes on."""
         if mode not in MODES:
             raise TableError("unknown mode %r (known: %s)" % (mode, ", ".join(MODES)))
         level = self.level if level is None else level
@@ -128,7 +131,9 @@ class Table:
                 raise TableError("the record is a match; a replay plays one game")
             variant, options = played.rules.name, dict(played.rules.options)
             setup, first, moves = played.setup, played.first, list(played.moves)
-        session = Session(MemoryStorage(), variant, options, setup, first)
+        if match and mode == REPLAY:
+            raise TableError("a replay plays one game, not a match")
+        session = Session(MemoryStorage(), variant, options, setup, first, match=match)
         game = session.game
         # the board's loop, as every board drives it (its counts come from `_read`)
         self.loop = BoardLoop(session, hint_reasons=True)
@@ -314,6 +319,8 @@ class Table:
             self.act_as_hand(self.hand.next_action(self.guide.frame, self.counts))
 
     def _takeback(self, message: dict) -> None:
+        if self.session.setup is not None:
+            raise TableError("between the hands of a match there is no move to take back")
         self.sown_for = False
         if not self.loop.press(UNDO):
             raise TableError("there is nothing to take back")
@@ -381,10 +388,77 @@ class Table:
         if level not in LEVELS:
             raise TableError("new: the computer's level %r is not one of %s"
                              % (level, ", ".join(LEVELS)))
+        match = message.get("match", False)
+        if not isinstance(match, bool):
+            raise TableError("new: 'match' must be true or false, not %r" % (match,))
         try:
-            self.new_game(variant, options, mode, text, level)
+            self.new_game(variant, options, mode, text, level, match=match)
         except RulesError as error:
             raise TableError("the new game cannot start: %s" % error)
+
+    # --- a match's next hand ----------------------------------------------------------------
+
+    def setting_up(self) -> int | None:
+        """Between the hands of a match, the player who places seeds now (0 South, 1 North):
+        the arranger, then the other, who copies or places freely; None during a hand."""
+        setup = self.session.setup
+        if setup is None:
+            return None
+        return setup.arranger if setup.phase == ARRANGE else setup.other
+
+    def arrangement(self) -> dict | None:
+        """What the person setting the next hand up places, for the page: who, how many
+        seeds, the row to copy (mirror) or None, and a row to start from (what their pits
+        hold, else the seeds spread evenly); None during a hand or on a computer's turn."""
+        setup = self.session.setup
+        who = self.setting_up()
+        if setup is None or who is None or who in self.computers:
+            return None
+        n = self.game.rules.n
+        arranged = setup.rows[setup.arranger]
+        seeds = setup.holdings[who] if arranged is None else sum(arranged)
+        row = self.counts[who * n:who * n + n]
+        if arranged is not None and setup.phase == COPY:
+            start = arranged[:]
+        elif sum(row) == seeds and min(row) >= 1:
+            start = row
+        else:
+            start = [seeds // n + (1 if k < seeds % n else 0) for k in range(n)]
+        return {"who": who, "seeds": seeds, "copy": arranged if setup.phase == COPY else None,
+                "row": start, "aside": setup.holdings[who] - seeds}
+
+    def _arrange(self, message: dict) -> None:
+        """{"action": "arrange", "row": [k1, ..., kn]}: the person setting the next hand up
+        places their seeds so, from their store (and back into it, from pits holding too
+        many); the set-up guide reads the board as it reads every board."""
+        plan = self.arrangement()
+        if plan is None:
+            raise TableError("there is no row for you to place now" if self.session.setup
+                             is None or self.setting_up() in self.computers else
+                             "the computer places its own seeds")
+        n = self.game.rules.n
+        row = message.get("row")
+        if not isinstance(row, list) or len(row) != n or [
+                k for k in row if isinstance(k, bool) or not isinstance(k, int)]:
+            raise TableError("arrange: 'row' must be %d whole numbers, not %r" % (n, row))
+        who, seeds = plan["who"], plan["seeds"]
+        if min(row) < 1:
+            raise TableError("every pit needs at least one seed")
+        if plan["copy"] is not None and row != plan["copy"]:
+            raise TableError("%s copies %s's row pit for pit: %s" % (
+                SIDES[who], SIDES[1 - who], ", ".join(map(str, plan["copy"]))))
+        if sum(row) != seeds:
+            raise TableError("%s places %s, not %d" % (SIDES[who], _seeds(seeds), sum(row)))
+        store = 2 * n + who
+        pits = range(who * n, who * n + n)
+        for pit in pits:                        # too many back into the store first
+            extra = self.counts[pit] - row[pit - who * n]
+            if extra > 0:
+                self._do(("move", pit, store, extra))
+        for pit in pits:
+            missing = row[pit - who * n] - self.counts[pit]
+            if missing > 0:
+                self._do(("move", store, pit, missing))
 
     def _lesson(self, message: dict) -> None:
         """{"action": "lesson", "number": k}: lesson k (1..); number 0 leaves the lessons."""
@@ -458,7 +532,10 @@ class Table:
 
     def computer_turn(self) -> bool:
         """The table's hand is the one to act now: a computer's (or the record's) move, or a
-        move a person chose to have sown for them (`play`)."""
+        move a person chose to have sown for them (`play`), or a computer's part of setting a
+        match's next hand up."""
+        if self.session.setup is not None:
+            return self.setting_up() in self.computers
         guide = self.guide
         if guide.phase == AWAIT:
             if self.sown_for:
@@ -483,6 +560,10 @@ class Table:
         if not self.computer_turn() or (not force and self.autoplay_wait() != 0.0):
             return False
         guide = self.guide
+        if self.session.setup is not None:          # a computer arranges its row
+            self.act_as_hand(self.hand.next_action(self.session.frame, self.counts))
+            self._next_auto = self.clock() + self.step_seconds
+            return True
         if guide.phase == AWAIT and guide.hint is None:
             move = self.chooser.choose(self.game)
             guide.show_hint(move)
@@ -502,6 +583,14 @@ class Table:
     def describe(self, event: tuple) -> str | None:
         """One guide or session event in words (None for the ones not worth a line)."""
         return event_words(event, self.session, SIDES, TABLE_CONTROLS)
+
+    def record_text(self) -> str | None:
+        """A match's record once it is over (every hand, its set-up and moves), as `layli
+        rules` and a replay read it; None before."""
+        match = self.session.match
+        if match is None or not match.over:
+            return None
+        return record.write_match(match)
 
     def analysis(self) -> dict | None:
         """At the end of the game, its analysis (computed once): the moves with the evaluation
@@ -542,11 +631,15 @@ class Table:
             "counts": self.counts[:],
             "hand": self.hand.hand,
             "last_place": self.last_place,
-            "places": [[colour, pattern] for colour, pattern in guide.frame.places],
+            # what the rings show: the guide's frame, or between a match's hands the set-up's
+            "places": [[colour, pattern] for colour, pattern in self.session.frame.places],
             "broken_cells": self.broken_cells[:],
             "paused": self.paused,
             "analysis": None if self.lesson else self.analysis(),
             "lesson": self.lesson_state(),
+            "match": self.session.match is not None,
+            "arrange": self.arrangement(),
+            "record": self.record_text(),
             "status": self.said[-1] if self.said else "",
             "events": self.said[-8:],
         })
@@ -559,7 +652,7 @@ _ACTIONS = {
     "confirm": Table._confirm, "new": Table._new, "break": Table._break, "mend": Table._mend,
     "pause": Table._pause, "step": Table._step, "play": Table._play, "way": Table._way,
     "speed": Table._speed, "finish": Table._finish, "set": Table._set,
-    "lesson": Table._lesson,
+    "lesson": Table._lesson, "arrange": Table._arrange,
 }
 
 __all__ = ["Table", "TableError", "MODES", "PEOPLE", "COMPUTER", "COMPUTERS", "REPLAY",

@@ -235,10 +235,15 @@ function render() {
   $("title").title = state.title;
   $("hand-count").textContent = state.hand;
   const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
-  $("turn").textContent = state.over ? "game over: " + state.result
-    : who(state.to_move) + " to move";
+  const ofMatch = state.match_hand ? `hand ${state.match_hand}: ` : "";
+  $("turn").textContent = state.match_over ? state.match_result
+    : state.over ? "game over: " + state.result
+    : state.phase === "setup" ? `after hand ${state.match_hand}: setting up hand ` +
+      (state.match_hand + 1)
+    : ofMatch + who(state.to_move) + " to move";
   // the player's colour, lightened for text on the dark page (4.5:1 at least)
-  $("turn").style.color = state.over ? "#fff" : light(state.to_move ? "north" : "south");
+  $("turn").style.color = state.over || state.to_move === null ? "#fff"
+    : light(state.to_move ? "north" : "south");
   $("status").textContent = state.status;
   // at the end: the record with the evaluation after each move, and the moves that lost most
   $("moves").textContent = state.analysis ? state.analysis.moves : state.moves;
@@ -251,13 +256,24 @@ function render() {
     }));
   }
   const scoreLine = (side) => `${who(side)}: ${state.captured[side]} captured` +
-    (state.scores ? `, score ${state.scores[side]}` : "");
+    (state.scores ? `, score ${state.scores[side]}` : "") +
+    (state.aside && state.aside[side] ? ` (${state.aside[side]} held aside)` : "");
   $("score").innerHTML = "";
   for (const side of [0, 1]) {
     const line = document.createElement("div");
     line.textContent = scoreLine(side);
     $("score").appendChild(line);
   }
+  // a match: what each player held after each hand
+  (state.held || []).forEach(([south, north], k) => {
+    const line = document.createElement("div");
+    line.className = "help";
+    line.textContent = `after hand ${k + 1}: ${who(0)} held ${south}, ${who(1)} ${north}`;
+    $("score").appendChild(line);
+  });
+  showArrangement(state.arrange);
+  $("match-record").hidden = !state.record;
+  $("record-text").textContent = state.record || "";
   $("skip").hidden = !state.skip_offered;
   $("one").hidden = state.way === "play";
   if (state.way === "play" && oneSeed) setOneSeed(false);
@@ -284,6 +300,49 @@ function render() {
   showLesson(state.lesson);
   if (!formFilled) fillForm();
   if (howtoFor !== state.variant) showHowTo(state.variant);
+}
+
+// setting a match's next hand up: the person's row of seeds, then "place them"
+let arrangingFor = null;      // the set-up the row's fields were made for
+function showArrangement(plan) {
+  $("arrange").hidden = !plan;
+  if (!plan) { arrangingFor = null; return; }
+  const key = JSON.stringify([state.match_hand, plan.who, plan.seeds, plan.copy]);
+  const side = SIDES[plan.who];
+  $("arrange-title").textContent = plan.copy
+    ? `${side}: copy ${SIDES[1 - plan.who]}'s row` : `${side}: place ${plan.seeds} seeds`;
+  $("arrange-words").textContent = plan.copy
+    ? `pit for pit: ${plan.copy.join(", ")}` + (plan.aside ? `; ${plan.aside} stay aside` : "")
+    : `in your own pits, one at least in each, as you like` +
+      (plan.aside ? `; the other ${plan.aside} stay aside for the hand` : "");
+  if (key !== arrangingFor) {
+    const row = $("arrange-row");
+    row.replaceChildren(...plan.row.map((count, k) => {
+      const label = document.createElement("label");
+      label.className = "arrange-pit";
+      label.append(`pit ${k + 1} `);
+      const input = document.createElement("input");
+      Object.assign(input, {type: "number", min: 1, max: plan.seeds, value: count,
+                            inputMode: "numeric"});
+      input.disabled = Boolean(plan.copy);
+      input.addEventListener("input", () => showArrangedSum(plan));
+      label.appendChild(input);
+      return label;
+    }));
+    arrangingFor = key;
+  }
+  showArrangedSum(plan);
+}
+
+function arrangedRow() {
+  return [...$("arrange-row").querySelectorAll("input")].map((input) => Number(input.value));
+}
+
+function showArrangedSum(plan) {
+  const placed = arrangedRow().reduce((a, b) => a + b, 0);
+  $("arrange-sum").textContent = `${placed} of ${plan.seeds} placed`;
+  $("arrange-go").disabled = placed !== plan.seeds;
+  $("arrange-go").textContent = plan.copy ? "copy it" : "place them";
 }
 
 // a lesson of the first game (simulator/ui/lessons.py): what to do, then what it showed
@@ -352,7 +411,8 @@ function showHowTo(name) {
 // the variant's options in players' words: the rules in the form, the fine print in the board
 // simulation part (options of a match wait until the page plays matches); each option's
 // description and source in its tooltip, its default choice first
-const OPTION_BOXES = {rules: "rules-options", advanced: "advanced-options"};
+const OPTION_BOXES = {rules: "rules-options", match: "match-options",
+                      advanced: "advanced-options"};
 
 function fillOptions(values) {
   for (const id of Object.values(OPTION_BOXES)) {
@@ -393,6 +453,16 @@ function fillOptions(values) {
   for (const id of Object.values(OPTION_BOXES)) {
     $(id).hidden = $(id).children.length < 2;
   }
+  showMatchChoice();
+}
+
+// a match of hands, for the variants played in hands; its options only for a match
+function showMatchChoice() {
+  const hands = variantSpec($("variant").value).hands;
+  $("match-label").hidden = !hands;
+  if (!hands) $("match").value = "game";
+  $("match-options").hidden = $("match").value !== "match"
+    || $("match-options").children.length < 2;
 }
 
 function fillForm() {
@@ -415,6 +485,7 @@ function fillForm() {
                       strongest: "its strongest"};
   for (const l of hello.levels) level.add(new Option(levelWords[l] || l, l));
   level.value = state.level;
+  $("match").value = state.match ? "match" : "game";
   showLevel();
   fillOptions(state.options);
   const kind = $("fault-kind");
@@ -458,8 +529,12 @@ function newGame() {
       : input.value;
     if (JSON.stringify(value) !== JSON.stringify(spec.default)) options[input.dataset.option] = value;
   }
+  const match = $("match").value === "match";
+  for (const input of $("match-options").querySelectorAll("[data-option]")) {
+    if (!match) delete options[input.dataset.option];
+  }
   const message = {action: "new", variant: $("variant").value, mode: $("mode").value,
-                   options: options, level: $("level").value};
+                   options: options, level: $("level").value, match: match};
   if (message.mode === "replay") message.record = $("record").value;
   send(message);
 }
@@ -523,6 +598,8 @@ for (const radio of document.querySelectorAll("#way input")) {
 }
 $("speed").addEventListener("change", () => send({action: "speed", speed: $("speed").value}));
 $("variant").addEventListener("change", () => fillOptions(null));
+$("match").addEventListener("change", showMatchChoice);
+$("arrange-go").addEventListener("click", () => send({action: "arrange", row: arrangedRow()}));
 // the computer's level, for the modes a computer plays in
 function showLevel() {
   $("level-label").hidden = !["computer", "computers"].includes($("mode").value);
