@@ -6,6 +6,7 @@ import random
 import pytest
 
 from controller.guide import Guide, ACTIVITY, AWAIT, OVER, RESTORE, SKIP, SOWING
+from controller.guide.guide import LOOKS
 from controller.guide.frame import (DROP, PICK, TAKE, UUR, UUR_FROM, UUR_TO, FORCED, PASS,
                                     FLASH, MORE, LESS, BROKEN, STEADY, WIN, HINT, ERROR, FAULT)
 from controller.rules import Game
@@ -573,6 +574,51 @@ def test_asking_whether_prepared_works_nothing_out():
         assert guide.prepare()
     assert set(guide.scripts) == set(game.legal_moves())
     assert not guide.prepare()          # the look-aheads made too: nothing left
+
+
+def test_a_heap_with_no_room_for_a_script_stops_the_work_ahead_and_the_lift_makes_it(
+        monkeypatch):
+    """A 2 x 12 Pico's heap, full and cut up, once had no kilobyte in one piece for a relay's
+    script that `prepare` was making (MemoryError: the standalone board stopped). The work
+    ahead stops for the position instead (prepared, nothing more to do), and the pit lifted
+    has its script made then, after the other moves' scripts are let go."""
+    game = Game("layli-goobalay-long")
+    guide = Guide(game)
+    make = Guide._script
+    full = [True]
+
+    def script(self, move):
+        if full[0] and move not in self.scripts and len(self.scripts) >= 2:
+            raise MemoryError("memory allocation failed, allocating 1024 bytes")
+        return make(self, move)
+
+    monkeypatch.setattr(Guide, "_script", script)
+    for _ in range(10):
+        if not guide.prepare():
+            break
+    assert len(guide.scripts) == 2 and guide.prepared and not guide.prepare()
+    full[0] = False                     # the heap is no fuller than before: the lift's turn
+    move = [m for m in game.legal_moves() if m not in guide.scripts][0]
+    counts = guide.board.places()
+    counts[game.rules.pit_index(game.to_move, move)] = 0
+    guide.update(counts)
+    assert guide.phase == SOWING and guide.move == move and list(guide.scripts) == [move]
+
+
+def test_a_move_lets_go_of_the_other_moves_scripts_and_looks():
+    """What the board waited with (every legal move's script and look-ahead) is let go once
+    a move starts: a Pico's heap needs the room for the move's own work."""
+    game = Game("layli-goobalay-long")
+    guide = Guide(game)
+    while guide.prepare():
+        pass
+    assert guide.prepared and len(guide.scripts) == len(game.legal_moves()) > 1
+    counts = guide.board.places()
+    counts[game.rules.pit_index(game.to_move, 1)] = 0
+    guide.update(counts)
+    assert guide.phase == SOWING and list(guide.scripts) == [1]
+    assert guide._made is None
+    assert {key // LOOKS for key in guide._looks} <= {1}
 
 
 @pytest.mark.parametrize("move", [1, 7, 12])

@@ -79,6 +79,7 @@ class Guide:
         self._last_settled = None                   # settled flags), kept for _rejudge
         self._looks = {}                            # move * LOOKS + done -> the look-ahead
         self._made = None                           # (scripts, _looks) once `prepared`
+        self._no_room = False                       # the work ahead stopped: no heap left
         self._now = None                            # self.board's places, once asked for
         self.board = None                           # the board as it should be (_await)
         # the move under way (_start): its own pit number, step script, mover, the steps
@@ -297,14 +298,24 @@ class Guide:
             if not self.game.resolved:
                 self.game.legal_moves()         # a piece of its own: a relay for each pit
                 return True
-            for move in self.game.legal:
-                if move not in self.scripts:
-                    self._script(move)
-                    return True
-            for move in self.game.legal:
-                if move * LOOKS not in self._looks:
-                    self._look(move, 0)
-                    return True
+            if self._no_room:
+                return False
+            try:
+                for move in self.game.legal:
+                    if move not in self.scripts:
+                        self._script(move)
+                        return True
+                for move in self.game.legal:
+                    if move * LOOKS not in self._looks:
+                        self._look(move, 0)
+                        return True
+            except MemoryError:
+                # a Pico's heap, full and cut up, has no room for one more script (a long
+                # board's relay of many laps: a kilobyte in one piece) even after the
+                # collection MicroPython makes first: the work ahead stops for this position,
+                # and the move lifted has its script made then, the others' let go first
+                self._no_room = True
+                return False
         elif self.phase == SOWING:
             if not self.ready:
                 self._look(self.move, self.done)
@@ -322,7 +333,8 @@ class Guide:
         changes (a Pico's loop asks every turn)."""
         if self.phase == AWAIT:
             made = self._made
-            if made is not None and made[0] is self.scripts and made[1] is self._looks:
+            if self._no_room or (made is not None and made[0] is self.scripts
+                                 and made[1] is self._looks):
                 return True
             if not self.game.resolved:
                 return False
@@ -407,6 +419,10 @@ class Guide:
         # from it too, until _advance applies the first step (a new board is three lists a
         # Pico's nearly full heap is slow to find room for, in the reading where a pit is lifted)
         self.move = move
+        # the other moves' scripts go: the move's own work (its look-ahead, the next
+        # position's moves) needs the room on a Pico's heap
+        script = self.scripts.get(move)
+        self.scripts = {} if script is None else {move: script}
         self.script = self._script(move)
         self.mover = self.game.to_move
         self.done = 0
@@ -511,9 +527,12 @@ class Guide:
         return True
 
     def _moved(self):
-        """self.board changes: what was worked out from it goes."""
+        """self.board changes: what was worked out from it goes (and the note that it was
+        all made, which held it)."""
         self._looks = {}
         self._now = None
+        self._made = None
+        self._no_room = False
 
     def _places(self):
         """self.board's places (made once a board), as bytes where they fit (_compact)."""
