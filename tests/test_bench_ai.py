@@ -1,6 +1,6 @@
 """`layli bench ai` and the OpenSpiel adapter: the OpenSpiel games agree with the engine, MCTS
-plays legal moves on time, the bench alternates colours, counts and intervals are right, and bad
-arguments exit 2 with one line."""
+plays legal moves on time, the bench plays each opening once with each colour and scores a pair
+by its seeds, counts and intervals are right, and bad arguments exit 2 with one line."""
 
 import json
 import random
@@ -11,8 +11,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from controller.opponents.openspiel import OpenSpielMcts, load, register_games, short_name
-from controller.commands.bench_ai import (OPPONENTS, RandomPlayer, Series, bench, play_series,
-                                 wilson_interval)
+from controller.commands.bench_ai import (Pairs, RandomPlayer, bench, make_opponent, opening,
+                                         play_pairs, wilson_interval)
 from controller.cli import main
 from controller.opponents.players import GreedyPlayer
 from controller.rules import VARIANTS, Game, RulesError
@@ -135,8 +135,8 @@ def test_mcts_with_a_simulation_budget_repeats_itself_for_a_seed():
 
 def test_mcts_is_a_real_player_it_beats_random_with_either_colour():
     mcts_player = OpenSpielMcts(simulations=100, seed=1)
-    series = play_series("layli-goobalay", 2, mcts_player, RandomPlayer(1), "random")
-    assert series.wins == 2, series
+    pairs = play_pairs("layli-goobalay", 1, mcts_player, RandomPlayer(1), "random")
+    assert pairs.games == [2, 0, 0] and pairs.outcomes == [1, 0, 0], pairs
 
 
 def test_timed_mcts_stops_on_the_clock():
@@ -164,44 +164,92 @@ def test_mcts_refuses_a_budget_it_cannot_keep(kwargs, complaint):
 # --- the bench ---------------------------------------------------------------------------------
 
 class Recorder:
-    """Wraps a player and notes the colour it played in each game."""
+    """Wraps a player and notes the colour it played and the opening it found in each game."""
 
     def __init__(self, player):
         self.player = player
         self.colours = []
+        self.openings = []
         self.game = None
 
     def choose(self, game):
         if game is not self.game:       # play_game makes a new Game for every game
             self.game = game
             self.colours.append(game.to_move)
+            self.openings.append(list(game.moves))
         return self.player.choose(game)
 
 
-def test_the_searcher_alternates_colours_and_the_counts_add_up():
-    searcher = Recorder(greedy_stand_in(1))
-    series = play_series("layli-goobalay", 5, searcher, RandomPlayer(2), "random")
-    assert searcher.colours == [0, 1, 0, 1, 0]
-    assert series.as_south == 3 and sum(series.by_colour[0]) == 3 == 5 - sum(series.by_colour[1])
-    assert series.wins + series.draws + series.losses == series.games == 5
-    assert series.moves[0] > 0 and series.moves[1] > 0
-    assert series.score == (series.wins + series.draws / 2) / 5
+def test_a_pair_is_one_opening_played_with_each_colour_and_the_counts_add_up():
+    computer = Recorder(greedy_stand_in(1))
+    pairs = play_pairs("layli-goobalay", 3, computer, RandomPlayer(2), "random", seed=5)
+    assert computer.colours == [0, 1, 0, 1, 0, 1]
+    # the same two random moves open both games of a pair (South's first move is not ours)
+    assert [len(moves) for moves in computer.openings] == [2, 3] * 3
+    for k in range(3):
+        assert computer.openings[2 * k + 1][:2] == computer.openings[2 * k]
+        assert computer.openings[2 * k] == opening("layli-goobalay", 2, 5 + k)
+    assert computer.openings[0] != computer.openings[2]          # each pair its own opening
+    assert pairs.pairs == 3 and sum(pairs.games) == 6
+    assert pairs.moves[0] > 0 and pairs.moves[1] > 0
+    assert pairs.score == (pairs.outcomes[0] + pairs.outcomes[1] / 2) / 3
 
 
-def test_bench_plays_every_opponent_with_a_stand_in_searcher():
-    results = bench("tampoduo", 2, 0.01, OPPONENTS, seed=4, make_searcher=greedy_stand_in)
-    assert list(results) == list(OPPONENTS)
-    for name, series in results.items():
-        assert series.opponent == name and series.games == 2 and series.as_south == 1
-        assert series.seconds_per_move(1) < 0.1
+def test_a_pair_is_won_by_the_seeds_of_both_games_not_by_the_games():
+    """A computer that wins one game 30-18 and loses the other 20-28 gathers 58 seeds to 38:
+    the pair is its."""
+    class Over:
+        def __init__(self, scores):
+            self.scores = scores
+
+        def winner(self):
+            return None if self.scores[0] == self.scores[1] else int(
+                self.scores[1] > self.scores[0])
+
+    pairs = Pairs("greedy")
+    pairs.add([Over([30, 18]), Over([28, 20])], [0, 1])     # South 30-18; as North 20-28
+    assert pairs.outcomes == [1, 0, 0] and pairs.games == [1, 0, 1]
+    assert pairs.seeds == [50, 46]
+    pairs.add([Over([24, 24]), Over([24, 24])], [0, 1])
+    pairs.add([Over([10, 38]), Over([30, 18])], [0, 1])
+    assert pairs.outcomes == [1, 1, 1] and pairs.games == [1, 2, 3]
+    assert pairs.as_json() == {"pairs": 3, "pairs_won": 1, "pairs_drawn": 1, "pairs_lost": 1,
+                               "score": 0.5, "interval": [0.1253, 0.8747],
+                               "games": {"wins": 1, "draws": 2, "losses": 3}}
+    assert "pairs won   1  drawn   1  lost   1   score  50.0%" in pairs.line("strongest")
 
 
-def test_the_same_seed_plays_the_same_games_when_nothing_is_timed():
-    first = bench("layli-goobalay", 4, 0.01, ("random", "greedy"), seed=7,
-                  make_searcher=greedy_stand_in)
-    again = bench("layli-goobalay", 4, 0.01, ("random", "greedy"), seed=7,
-                  make_searcher=greedy_stand_in)
-    assert [s.as_json() for s in first.values()] == [s.as_json() for s in again.values()]
+def test_bench_plays_every_opponent_with_a_stand_in_computer():
+    results = bench("tampoduo", 2, 0.01, ("random", "greedy", "openspiel_mcts"), seed=4,
+                    make_computer=greedy_stand_in)
+    assert list(results) == ["random", "greedy", "openspiel_mcts"]
+    for name, pairs in results.items():
+        assert pairs.opponent == name and pairs.pairs == 2 and sum(pairs.games) == 4
+        assert pairs.seconds_per_move(1) < 0.1
+
+
+def test_the_ten_times_mcts_thinks_ten_times_as_long():
+    mcts = make_opponent("openspiel_mcts", 0.01, 1)
+    mcts_10x = make_opponent("openspiel_mcts_10x", 0.01, 1)
+    assert mcts.seconds_per_move == 0.01 and mcts_10x.seconds_per_move == pytest.approx(0.1)
+
+
+def test_a_level_is_an_opponent_and_the_levels_below_play_their_own_budgets():
+    from controller.ai import LEVELS, Searcher
+
+    assert LEVELS == ("beginner", "easy", "medium", "hard", "strongest")
+    easy = make_opponent("easy", 0.5, 3)
+    assert isinstance(easy, Searcher) and easy.level == "easy"
+    results = bench("layli-goobalay", 1, 0.01, ("beginner",), seed=2, level="easy")
+    assert results["beginner"].pairs == 1 and sum(results["beginner"].games) == 2
+
+
+def test_the_same_seed_plays_the_same_pairs_when_nothing_is_timed():
+    first = bench("layli-goobalay", 3, 0.01, ("random", "greedy"), seed=7,
+                  make_computer=greedy_stand_in)
+    again = bench("layli-goobalay", 3, 0.01, ("random", "greedy"), seed=7,
+                  make_computer=greedy_stand_in)
+    assert [p.as_json() for p in first.values()] == [p.as_json() for p in again.values()]
 
 
 def test_an_illegal_move_names_the_player_and_the_ply():
@@ -209,9 +257,9 @@ def test_an_illegal_move_names_the_player_and_the_ply():
         def choose(self, game):
             return 99
 
-    with pytest.raises(RuntimeError, match=r"ply 2: cheat \(North\) chose 99, which is not "
+    with pytest.raises(RuntimeError, match=r"ply 4: cheat \(North\) chose 99, which is not "
                                            r"legal: "):
-        play_series("layli-goobalay", 1, greedy_stand_in(1), Cheat(), "cheat")
+        play_pairs("layli-goobalay", 1, greedy_stand_in(1), Cheat(), "cheat")
 
 
 @pytest.mark.parametrize("score, games, low, high", [
@@ -233,48 +281,36 @@ def test_the_wilson_interval_refuses_impossible_scores():
         wilson_interval(11, 10)
 
 
-def test_a_series_reports_draws_as_halves_and_each_colour():
-    series = Series("greedy")
-    for side, outcome in ((0, 0),) * 5 + ((1, 0), (1, 0), (1, 1), (1, 2), (1, 2)):
-        series.add(side, outcome)
-    assert series.as_json() == {"wins": 7, "draws": 1, "losses": 2, "score": 0.75,
-                                "interval": [0.4422, 0.9191],
-                                "as_south": {"wins": 5, "draws": 0, "losses": 0},
-                                "as_north": {"wins": 2, "draws": 1, "losses": 2}}
-    assert series.as_south == 5
-    assert "score  75.0%" in series.line()
-    assert "as South 5-0-0, as North 2-1-2" in series.line()
-
-
 # --- the command -------------------------------------------------------------------------------
 
 def test_bench_ai_json_has_exactly_the_opponents_and_their_counts(capsys):
-    assert main(["bench", "ai", "--games", "2", "--seconds-per-move", "0.01", "--json"]) == 0
+    assert main(["bench", "ai", "--pairs", "1", "--seconds-per-move", "0.01", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert list(report) == ["random", "greedy", "openspiel_mcts"]
+    assert list(report) == ["random", "greedy", "openspiel_mcts", "openspiel_mcts_10x"]
     for counts in report.values():
-        assert set(counts) == {"wins", "draws", "losses", "score", "interval", "as_south",
-                               "as_north"}
-        assert counts["wins"] + counts["draws"] + counts["losses"] == 2
-        for key in ("wins", "draws", "losses"):
-            assert counts["as_south"][key] + counts["as_north"][key] == counts[key]
-        assert sum(counts["as_south"].values()) == 1 == sum(counts["as_north"].values())
+        assert set(counts) == {"pairs", "pairs_won", "pairs_drawn", "pairs_lost", "score",
+                               "interval", "games"}
+        assert counts["pairs"] == 1 == (counts["pairs_won"] + counts["pairs_drawn"]
+                                        + counts["pairs_lost"])
+        assert sum(counts["games"].values()) == 2
         low, high = counts["interval"]
         assert 0 <= low <= counts["score"] <= high <= 1
 
 
 def test_bench_ai_table_names_the_interval(capsys):
-    assert main(["bench", "ai", "--variant", "mangala-iv", "--games", "2",
-                 "--seconds-per-move", "0.01", "--opponents", "greedy,random"]) == 0
+    assert main(["bench", "ai", "--variant", "mangala-iv", "--pairs", "1", "--level", "easy",
+                 "--opponents", "greedy,beginner"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[1].startswith("strongest vs greedy") and lines[2].startswith("strongest vs random")
+    assert lines[1].startswith("easy vs greedy") and lines[2].startswith("easy vs beginner")
     assert "Wilson score interval" in lines[-1]
 
 
 @pytest.mark.parametrize("argv, complaint", [
-    (["--games", "0"], "--games"),
-    (["--games", "many"], "--games"),
+    (["--pairs", "0"], "--pairs"),
+    (["--pairs", "many"], "--pairs"),
+    (["--level", "grandmaster"], "--level"),
+    (["--opening-plies", "21"], "--opening-plies"),
     (["--seconds-per-move", "0"], "--seconds-per-move"),
     (["--seconds-per-move", "-1"], "--seconds-per-move"),
     (["--seconds-per-move", "61"], "--seconds-per-move"),
