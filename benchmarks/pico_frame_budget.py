@@ -331,6 +331,10 @@ import gc, json, os, time
 from array import array
 from time import ticks_us, ticks_diff
 from config import check
+# the names the figures take after the game, made now: a name new to the module then grows
+# its globals' table (a kilobyte in one piece, which a 2 x 12 board's heap, full at a
+# game's end, did not have: MemoryError, "allocating 1016 bytes", three runs)
+total_ms = sensors = recent = figures = after = None
 from clock import TicksClock
 from device import Device
 
@@ -708,9 +712,7 @@ total_ms = time.ticks_diff(time.ticks_ms(), start)
 sensors = device.sensors
 game = app.session.game
 recent = app.loop.recent[-4:]
-# the game is over and its figures taken: a collection now finds the figures' dictionary a
-# place (a 2 x 12 board's heap, full at a game's end, once had no 1,016 bytes in one piece)
-gc.collect()
+gc.collect()                        # the game is over and its figures taken
 figures = {
     "total_ms": total_ms, "frames": frames, "moves": len(game.moves), "over": game.over,
     "scores": list(game.scores) if game.over else None, "longest_us": longest[0],
@@ -730,9 +732,7 @@ wrapped[:] = [None] * 4
 drawn[0] = None
 del events[:]
 gc.collect()
-# the last events in words only now: their text took a kilobyte in one piece, which a 2 x 12
-# board's heap, full at a game's end, did not have while the game was held (a MemoryError)
-figures["recent"] = [repr(event) for event in recent]
+figures["recent"] = [repr(event) for event in recent]     # (words, once the game is let go)
 after = os.statvfs("/")
 figures.update(heap_end=gc.mem_alloc(), heap_total=gc.mem_alloc() + gc.mem_free(),
                flash_free=fs[0] * fs[3], flash_free_after=after[0] * after[3],

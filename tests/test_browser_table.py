@@ -1042,3 +1042,25 @@ def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
         page.close()
         server.should_exit = True
         thread.join(5)
+
+
+@needs_chromium
+def test_the_readme_s_pictures_are_made_by_one_command(tmp_path):
+    """Issue 16's acceptance: the README's pictures of both ways to play, a phone and a
+    lesson come from `python -m simulator.ui.screenshot FOLDER` (each a real page)."""
+    import struct
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "simulator.ui.screenshot", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    sizes = {}
+    for name in ("board-play.png", "board-rehearse.png", "board-phone.png",
+                 "board-lesson.png"):
+        data = (tmp_path / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000, name
+        sizes[name] = struct.unpack(">II", data[16:24])      # the IHDR's width and height
+    assert sizes["board-play.png"] == sizes["board-rehearse.png"] == (1360, 1000)
+    assert sizes["board-phone.png"] == (390, 844)
+    assert done.stdout.count("wrote ") == 4

@@ -33,9 +33,10 @@ class Lesson:
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson("sowing", (0, 0, 0, 0, 0, 3, 4, 4, 0, 4, 3, 4), 6,
-           "You are South: your row is the one nearest you, your store at your right hand. "
-           "Your pit 6 is lit (✓): tap it to lift its 3 seeds. Then drop them one at a time "
-           "where the ring pulses (↓): along the pits that follow, counterclockwise.",
+           "You are South: your row is S1 to S6 (on a board, the row nearest you), and the "
+           "S store holds what you capture. Your pit 6 is lit (✓): tap it to lift its 3 "
+           "seeds. Then drop them one at a time where the ring pulses (↓): along the pits "
+           "that follow, counterclockwise.",
            "That is sowing. Your last seed fell into an empty pit of North's row, so the move "
            "ended there. Now it is North's turn."),
     Lesson("a relay", (0, 0, 0, 0, 3, 0, 4, 1, 4, 0, 3, 4), 5,
