@@ -437,6 +437,17 @@ def served():
     thread.join(5)
 
 
+@pytest.fixture
+def opened(browser, served):
+    """The served table's page open on a laptop's screen: (page, table, Page)."""
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    page.goto(url)
+    page.wait_for_function("layli.state !== null")
+    yield page, table, Page(page, table)
+    page.close()
+
+
 RINGS = ("() => [...document.querySelectorAll('#board .ring')]"
          ".map(r => [r.dataset.colour, r.dataset.pattern])")
 
@@ -729,22 +740,15 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
 
 
 @needs_chromium
-def test_a_double_click_lifts_once_and_is_no_error(browser, served):
+def test_a_double_click_lifts_once_and_is_no_error(opened):
     """A quick second press waits for the board's answer to the first, instead of acting on
     the board as it was (a second lift: "you are holding 4 seeds")."""
-    url, table = served
-    page = browser.new_page(viewport={"width": 1300, "height": 800})
-    try:
-        page.goto(url)
-        page.wait_for_function("layli.state !== null")
-        board = Page(page, table)
-        board.answered(lambda: board.place(2).dblclick())
-        page.wait_for_timeout(200)
-        assert table.hand.hand == 4 and table.counts[2] == 0
-        assert page.evaluate("layli.errors") == []
-        assert page.locator("#error").inner_text() == ""
-    finally:
-        page.close()
+    page, table, board = opened
+    board.answered(lambda: board.place(2).dblclick())
+    page.wait_for_timeout(200)
+    assert table.hand.hand == 4 and table.counts[2] == 0
+    assert page.evaluate("layli.errors") == []
+    assert page.locator("#error").inner_text() == ""
 
 
 def test_every_light_has_a_symbol_of_its_own():
@@ -908,37 +912,29 @@ def _do_by_page(board: Page, action: tuple) -> None:
 
 
 @needs_chromium
-def test_a_newcomer_learns_by_playing_the_five_lessons(browser, served):
+def test_a_newcomer_learns_by_playing_the_five_lessons(opened):
     """Issue 16, item 3: the interactive first game. From "Learn by playing", each lesson's
     move made by following the rings with clicks and drags, its words after it, then the next
     lesson; the last one leads to a game."""
-    url, table = served
-    page = browser.new_page(viewport={"width": 1300, "height": 800})
-    try:
-        page.goto(url)
-        page.wait_for_function("layli.state !== null")
-        board = Page(page, table)
-        board.answered(lambda: page.click("#learn"))
-        hand = LedPlayer(6, random.Random(1))
-        for number in range(1, 6):
-            assert page.locator("#lesson-title").inner_text().startswith(
-                "Lesson %d of 5" % number)
-            before = page.locator("#lesson-words").inner_text()
-            assert page.locator("#lesson-next").is_hidden()
-            actions = 0
-            while not table.state()["lesson"]["done"]:
-                hand.hand = table.hand.hand
-                _do_by_page(board, hand.next_action(table.guide.frame, table.counts))
-                actions += 1
-                assert actions < 40
-            page.wait_for_function("layli.state.lesson.done")
-            assert page.locator("#lesson-words").inner_text() != before
-            assert table.counts == table.guide.board.places()
-            board.answered(lambda: page.click("#lesson-next"))
-        assert page.locator("#lesson").is_hidden() and table.lesson is None
-        assert table.counts == [4] * 12 + [0, 0] and not table.game.moves
-    finally:
-        page.close()
+    page, table, board = opened
+    board.answered(lambda: page.click("#learn"))
+    hand = LedPlayer(6, random.Random(1))
+    for number in range(1, 6):
+        assert page.locator("#lesson-title").inner_text().startswith("Lesson %d of 5" % number)
+        before = page.locator("#lesson-words").inner_text()
+        assert page.locator("#lesson-next").is_hidden()
+        actions = 0
+        while not table.state()["lesson"]["done"]:
+            hand.hand = table.hand.hand
+            _do_by_page(board, hand.next_action(table.guide.frame, table.counts))
+            actions += 1
+            assert actions < 40
+        page.wait_for_function("layli.state.lesson.done")
+        assert page.locator("#lesson-words").inner_text() != before
+        assert table.counts == table.guide.board.places()
+        board.answered(lambda: page.click("#lesson-next"))
+    assert page.locator("#lesson").is_hidden() and table.lesson is None
+    assert table.counts == [4] * 12 + [0, 0] and not table.game.moves
 
 
 # --- a match of hands -----------------------------------------------------------------------
