@@ -99,7 +99,7 @@ def analyse(game, nodes=ANALYSIS_NODES, seed=1):
     if not isinstance(game, Game):
         raise ValueError("analyse takes a Game or the text of a one-game record, not %s "
                          "(for a match, analyse each of match.games)" % type(game).__name__)
-    searcher = Searcher("medium", seed=seed, nodes=nodes, result_first=False)   # seeds lost
+    searcher = Searcher("hint", seed=seed, nodes=nodes, result_first=False)     # seeds lost
     position = _start(game)
     # (best move, its score for the mover) of each position before a move
     found = []

@@ -17,7 +17,7 @@ Portable core: MicroPython subset.
 from ..rules.game import Game, SIDES
 from .search import Searcher, banked
 
-HINT_LEVEL = "medium"       # a hint comes in a few hundredths of a second on a Pi
+HINT_LEVEL = "hint"         # a hint comes in a few hundredths of a second on a Pi
 
 
 def seeds(count):
@@ -91,7 +91,7 @@ def reason(game, move):
 
 def hint(game, searcher=None):
     """(move, reason) for the player to move in `game`: the move `searcher` (default: a
-    "medium" Searcher) chooses, and one line saying why. ValueError when the game is over."""
+    "hint" Searcher) chooses, and one line saying why. ValueError when the game is over."""
     if searcher is None:
         searcher = Searcher(HINT_LEVEL)
     move = searcher.choose(game)

@@ -39,7 +39,7 @@ from ..guide.guide import AWAIT, COUNTING, SOWING
 # the buttons, by number: protocol.messages.BUTTONS[i] names button i
 NEW_GAME, UNDO, HINT, CONFIRM = 0, 1, 2, 3
 
-HOST_HINTS = "medium"       # a hint's level on a host: ai.hints.HINT_LEVEL (the ai is loaded
+HOST_HINTS = "hint"         # a hint's level on a host: ai.hints.HINT_LEVEL (the ai is loaded
                             # at the first hint, not with this module)
 
 
