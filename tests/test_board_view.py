@@ -216,12 +216,16 @@ def test_a_game_is_told_move_by_move_relays_captures_uurs_and_the_final_count():
     while table.autoplay_step():
         pass
     text = "\n".join(told)
-    assert "relay: North lifts 2 from North's pit 3" in text
+    # (the game the hard level plays against itself from seed 5)
+    assert "relay: South lifts 5 from South's pit 6" in text
     assert "South captures 6 from North's pit 3" in text
-    assert "Uur! South moves one seed from North's pit 4 to South's pit 3" in text
-    assert "Uur! South's pit 3 and North's pit 4 are South's now" in text
-    assert "North played pit 1: 16 seeds sown in 5 laps" in text
-    assert "South played pit 2: " in text and ", 7 captured" in text
-    assert told[-1] == ("game over: South wins, 39 to 9 (South: 20 captured + 19 at the end; "
-                        "North: 5 captured + 4 at the end)")
+    assert "South takes the capturing seed too, from South's pit 4" in text
+    assert "Uur! North moves one seed from South's pit 6 to North's pit 1" in text
+    assert "Uur! North's pit 1 and South's pit 6 are North's now" in text
+    assert "South played pit 2: 26 seeds sown, 4 relays, 7 captured" in text
+    assert "North played pit 6: 7 seeds sown, 1 relay" in text
+    # at the end an Uur's seeds in the other row go to its owner, said so
+    assert "7 from South's pit 6 (North's Uur) go to North's store" in text
+    assert told[-1] == ("game over: South wins, 30 to 18 (South: 13 captured + 17 at the end; "
+                        "North: 5 captured + 13 at the end)")
     assert "differs" not in text and "mistake" not in text

@@ -130,13 +130,23 @@ def step_words(session: Session, done: int, players: tuple[str, str] = SIDES) ->
         said.append("relay: %s lifts %d from %s" % (who, step[2], place_words(step[1], n,
                                                                                players)))
     elif kind == Step.CAPTURE:
-        said.append("%s captures %d from %s" % (who, step[2], place_words(step[1], n, players)))
+        before = script[done - 2] if done > 1 else None
+        if (step[2] == 1 and before is not None and before[0] == Step.CAPTURE
+                and before[1] == 2 * n - 1 - step[1]):
+            # the seed that made the capture, from the pit facing the one captured
+            said.append("%s takes the capturing seed too, from %s" % (
+                who, place_words(step[1], n, players)))
+        else:
+            said.append("%s captures %d from %s" % (who, step[2],
+                                                    place_words(step[1], n, players)))
     elif kind == Step.UUR:
         said.append("Uur! %s and %s are %s's now" % (place_words(step[1], n, players),
                                                      place_words(step[2], n, players), who))
     elif kind == Step.COLLECT:
-        said.append("%d from %s go to %s's store" % (step[2], place_words(step[1], n, players),
-                                                     players[step[3]]))
+        # a pit of the other row is the owner's Uur: its seeds are the owner's
+        uur = " (%s's Uur)" % players[step[3]] if (step[1] < n) != (step[3] == 0) else ""
+        said.append("%d from %s%s go to %s's store" % (
+            step[2], place_words(step[1], n, players), uur, players[step[3]]))
     if done < len(script) and script[done][0] == Step.UUR:
         uur = script[done]
         said.append("Uur! %s moves one seed from %s to %s" % (
@@ -145,7 +155,7 @@ def step_words(session: Session, done: int, players: tuple[str, str] = SIDES) ->
 
 
 def move_summary(script: list | None) -> str:
-    """A move's script in a few words: ": 26 seeds sown in 5 laps, 7 captured"."""
+    """A move's script in a few words: ": 26 seeds sown, 4 relays, 7 captured"."""
     if not script:
         return ""
     laps = drops = captured = 0
@@ -161,7 +171,7 @@ def move_summary(script: list | None) -> str:
         return ""
     words = ": %d seed%s sown" % (drops, "" if drops == 1 else "s")
     if laps > 1:
-        words += " in %d laps" % laps
+        words += ", %d relay%s" % (laps - 1, "" if laps == 2 else "s")
     if captured:
         words += ", %d captured" % captured
     return words
