@@ -169,3 +169,29 @@ def test_a_finger_drags_one_seed_to_a_pit_and_a_pit_onto_its_store(phone):
     page.wait_for_function("layli.state !== null")
     board.answered(lambda: touch_drag(page, board.place(pit), board.place(store)))
     assert table.counts[pit] == 0 and table.counts[store] == banked + seeds
+
+
+@needs_chromium
+def test_one_tap_does_what_the_light_asks_an_uur_step_and_a_capture(phone):
+    """From a newcomer's review: a tap on the pit lit 1↓ first lifted its seed (a mistake);
+    a tap on a pit lit ⇒, then on it again, dropped a seed back into it. Now a tap on 1↓
+    moves the Uur's seed from the place lit 1↑, and a tap on ⇒ empties the pit into the lit
+    store."""
+    page, table = phone(way=REHEARSE)
+    source = play_until(table, frames.UUR_FROM)[0]
+    target = table.guide.frame.where(frames.UUR_TO)[0]
+    page.reload()
+    page.wait_for_function("layli.state !== null")
+    board = Page(page, table)
+    before = table.counts[:]
+    board.tap(target)                             # the 1↓ pit alone
+    assert table.counts[source] == before[source] - 1
+    assert table.counts[target] == before[target] + 1 and table.hand.hand == 0
+    assert not table.guide.frame.where(frames.FLASH) and not board.where("less")
+    pit = play_until(table, frames.TAKE)[0]
+    store = [s for s in (12, 13) if table.guide.frame.pattern(s) == frames.STEADY][0]
+    seeds, banked = table.counts[pit], table.counts[store]
+    page.reload()
+    page.wait_for_function("layli.state !== null")
+    board.tap(pit)
+    assert table.counts[pit] == 0 and table.counts[store] == banked + seeds

@@ -719,8 +719,8 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
     try:
         page.goto(url)
         page.wait_for_function("layli.state !== null")
-        pit3 = page.get_by_role(
-            "button", name="South's pit 3, 4 seeds: a legal pit; the store seeds go to")
+        pit3 = page.get_by_role("button", name="South's pit 3, 4 seeds: a pit you may play; "
+                                               "the store the seeds go to")
         assert pit3.count() == 1
         assert page.get_by_role("button", name="North's store, 0 seeds").count() == 1
         pit3.focus()

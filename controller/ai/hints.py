@@ -8,8 +8,8 @@
 The reason is worked out by playing the move on a copy of the game, in this order: the move
 ends the game; it captures seeds; it makes an Uur; it takes away the opponent's best capture
 (what they could take if it were their turn now, against what they can take after the move);
-otherwise it is the best quiet move the search found, and the line says how many seeds it
-keeps on the mover's side.
+otherwise it is the search's best move with nothing to capture, and the line says how many
+seeds it keeps on the mover's side.
 
 Portable core: MicroPython subset.
 """
@@ -82,11 +82,11 @@ def reason(game, move):
     n = game.rules.n
     kept = sum(child.pits[mover * n:mover * n + n])
     if not kept:
-        return "the best of the quiet moves the search found"
+        return "nothing to capture now: the search's best move"
     if after:
-        return "the best quiet move: %s keeps %s on %s's side, %s can take %d" % (
+        return "nothing to capture now: %s keeps %s on %s's side, %s can take %d" % (
             SIDES[mover], seeds(kept), SIDES[mover], SIDES[other], after)
-    return "the best quiet move: keeps %s on %s's side" % (seeds(kept), SIDES[mover])
+    return "nothing to capture now: keeps %s on %s's side" % (seeds(kept), SIDES[mover])
 
 
 def hint(game, searcher=None):

@@ -147,18 +147,26 @@ def step_words(session: Session, done: int, players: tuple[str, str] = SIDES) ->
         uur = " (%s's Uur)" % players[step[3]] if (step[1] < n) != (step[3] == 0) else ""
         said.append("%d from %s%s go to %s's store" % (
             step[2], place_words(step[1], n, players), uur, players[step[3]]))
-    if done < len(script) and script[done][0] == Step.UUR:
-        uur = script[done]
-        said.append("Uur! %s moves one seed from %s to %s" % (
-            who, place_words(uur[2], n, players), place_words(uur[1], n, players)))
+    if done < len(script) and kind != script[done][0]:
+        # what the next step asks, when it is more than a seed to drop or a pit to lift
+        after = script[done]
+        if after[0] == Step.UUR:
+            said.append("Uur! %s moves one seed from %s to %s" % (
+                who, place_words(after[2], n, players), place_words(after[1], n, players)))
+        elif after[0] == Step.CAPTURE:
+            said.append("%s captures: empty %s into %s's store" % (
+                who, place_words(after[1], n, players), who))
+        elif after[0] == Step.COLLECT:
+            said.append("the game is over: the seeds left go to their owners' stores")
     return "; ".join(said) or None
 
 
 def move_summary(script: list | None) -> str:
-    """A move's script in a few words: ": 26 seeds sown, 4 relays, 7 captured"."""
+    """A move's script in a few words: ": 26 seeds sown, 4 relays, 7 captured" (", an Uur
+    made")."""
     if not script:
         return ""
-    laps = drops = captured = 0
+    laps = drops = captured = uurs = 0
     for step in script:
         kind = step[0]
         if kind == Step.PICK:
@@ -167,6 +175,8 @@ def move_summary(script: list | None) -> str:
             drops += 1
         elif kind == Step.CAPTURE:
             captured += step[2]
+        elif kind == Step.UUR:
+            uurs += 1
     if not drops:
         return ""
     words = ": %d seed%s sown" % (drops, "" if drops == 1 else "s")
@@ -174,6 +184,8 @@ def move_summary(script: list | None) -> str:
         words += ", %d relay%s" % (laps - 1, "" if laps == 2 else "s")
     if captured:
         words += ", %d captured" % captured
+    if uurs:
+        words += ", an Uur made"
     return words
 
 

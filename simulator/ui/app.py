@@ -46,7 +46,7 @@ PLACES = COMPANION_STATIC / "places.js"     # one board geometry for the simulat
 # WAIT, which only a tournament's table waiting for its game shows). The physical board's
 # rings have colour and rhythm only.
 MEANINGS = (
-    (frames.STEADY, "✓", "a legal pit; the store seeds go to"),
+    (frames.STEADY, "✓", "a pit you may play; the store the seeds go to"),
     (frames.DROP, "↓", "drop the next seed here"),
     (frames.PICK, "↑", "lift every seed from here (a relay too; green: a hint)"),
     (frames.TAKE, "⇒", "empty this pit into the lit store"),
@@ -86,7 +86,8 @@ OPTION_WORDS: dict[str, tuple[str, str, dict]] = {
         "free": "any pit with seeds"}),
     "hands": (MATCH, "the most hands in a match (0: no limit)", {}),
     "arrangement": (MATCH, "the next hand's seeds are placed", {
-        "mirror": "as the first player placed theirs", "free": "as each player likes"}),
+        "mirror": "copied pit for pit from the first player's row",
+        "free": "as each player likes"}),
     "next_first": (MATCH, "who starts the next hand", {
         "arranger": "the player who placed first", "alternate": "each in turn"}),
     "endless": (ADVANCED, "a move that would never end", {

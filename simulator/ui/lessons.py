@@ -40,24 +40,29 @@ LESSONS: tuple[Lesson, ...] = (
            "That is sowing. Your last seed fell into an empty pit of North's row, so the move "
            "ended there. Now it is North's turn."),
     Lesson("a relay", (0, 0, 0, 0, 3, 0, 4, 1, 4, 0, 3, 4), 5,
-           "Lift your pit 5 and sow its 3 seeds. Watch where the last one falls.",
+           "Lift your pit 5 and sow its 3 seeds. Watch where the last one falls: if the pit "
+           "held seeds already, its ring blinks twice (↑): lift them all and sow on.",
            "Your last seed fell into a pit that already held a seed, so you lifted both and "
            "sowed on: a relay. A move goes on like this until its last seed falls into an "
            "empty pit, and can go round the board several times."),
     Lesson("a capture", (0, 0, 3, 0, 0, 0, 2, 4, 4, 4, 2, 3), 3,
            "Lift your pit 3 and sow. Your last seed will fall into an empty pit of your own "
-           "row: look at the pit facing it.",
+           "row: look at the pit facing it. The pits to empty into your store light up (⇒): "
+           "tap each, and its seeds go into your store.",
            "The pit facing your last seed held 2, so you captured them, and your last seed "
            "too: 3 seeds into your store. With 1, 2, or 4 or more facing, you capture; with "
            "none, the move just ends."),
     Lesson("an Uur", (3, 0, 0, 0, 0, 0, 2, 4, 3, 4, 2, 4), 1,
-           "Lift your pit 1 and sow. This time the pit facing your last seed holds exactly 3.",
+           "Lift your pit 1 and sow. This time the pit facing your last seed holds exactly 3: "
+           "one of them moves into your pit. Tap the pit lit 1↓ (or 1↑, then 1↓) to move it.",
            "With exactly 3 facing, you made an Uur (\"pregnant\" in Somali): one of the three "
            "moved into your pit (1↑, then 1↓), and both pits, 2 seeds each, are yours to the "
            "end of the game (U). Nobody sows from an Uur or captures it; seeds sown into it "
            "stay there, so it grows."),
     Lesson("the end", (3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0), 1,
-           "North's row is empty. Lift your pit 1 and sow, and see what North can do.",
+           "North's row is empty. Lift your pit 1 and sow, and see what North can do. When "
+           "the game ends, the seeds left in each row go into their owner's store: tap each "
+           "pit lit ⇒.",
            "North has no seed to sow, so the game is over. Each player's score is what they "
            "captured, plus the seeds in their Uurs, plus the seeds left in their own row: your "
            "9 seeds are yours. The higher score wins. You know the game: play a real one!"),

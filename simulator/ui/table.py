@@ -601,9 +601,13 @@ class Table:
         if getattr(self, "_analysed", (None,))[0] != key:
             report = analyse(self.game)
             text = record.write_game(self.game, report.tags(), comments=report.comments())
-            worst = ["%s's pit %d at ply %d lost %.1f seeds (best: pit %d)" % (
-                SIDES[entry["mover"]], entry["move"], entry["ply"], entry["loss"],
-                entry["best"]) for entry in report.mistakes()]
+            def nth(entry: dict) -> int:        # the mover's own count of their moves
+                return sum(1 for other in report.plies
+                           if other["mover"] == entry["mover"] and other["ply"] <= entry["ply"])
+
+            worst = ["%s's move %d (pit %d): %.1f seeds lost; pit %d was better" % (
+                SIDES[entry["mover"]], nth(entry), entry["move"], entry["loss"], entry["best"])
+                for entry in report.mistakes()]
             self._analysed = (key, {
                 "moves": text.split("\n\n", 1)[1].strip() if "\n\n" in text else text,
                 "mistakes": worst or ["no move lost 1.5 seeds or more"]})

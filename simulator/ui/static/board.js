@@ -152,11 +152,24 @@ function press(place, takeOut) {
   const n = state.n;
   if (!takeOut && !isStore(place) && Math.floor(place / n) === state.to_move &&
       playOwn(place % n + 1)) return;
+  const pattern = state.places[place][1];
   if (oneSeed) {
     setOneSeed(false);
     takeOut = true;
   } else if (!takeOut) {
-    takeOut = ONE_SEED_OUT.includes(state.places[place][1]) && state.counts[place] > 0;
+    // what the light asks, in one tap: a pit to empty into the lit store goes there; an Uur's
+    // seed goes from the place that gives it; a place asking for one seed out gives one
+    const store = [2 * n, 2 * n + 1].find((s) => state.places[s][1] === "steady");
+    const from = state.places.findIndex((p) => p[1] === "uur_from");
+    if (pattern === "take" && store !== undefined && state.counts[place] && !state.hand) {
+      send({action: "move", from: place, to: store});
+      return;
+    }
+    if (pattern === "uur_to" && from >= 0 && state.counts[from] && !state.hand) {
+      send({action: "move", from: from, to: place, seeds: 1});
+      return;
+    }
+    takeOut = ONE_SEED_OUT.includes(pattern) && state.counts[place] > 0;
   }
   if (takeOut) send({action: "take", place: place});
   else if (isStore(place)) send({action: "put", place: place});
@@ -284,7 +297,7 @@ function render() {
     radio.checked = radio.value === state.way;
   }
   $("speed").value = state.speed;
-  $("help-play").hidden = state.way !== "play";
+  $("help-play").hidden = state.way !== "play" || state.phase === "setup";
   $("hand").hidden = state.way === "play";       // playing, the table's hand sows
   $("help-rehearse").hidden = state.way === "play";
   $("hint").disabled = !state.can_hint;
@@ -346,10 +359,15 @@ function showArrangedSum(plan) {
 }
 
 // a lesson of the first game (simulator/ui/lessons.py): what to do, then what it showed
+let shownLesson = null;
 function showLesson(lesson) {
+  const begun = lesson && (!shownLesson || shownLesson.number !== lesson.number);
+  shownLesson = lesson;
   $("lesson").hidden = !lesson;
   $("learn").hidden = Boolean(lesson);
   if (!lesson) return;
+  // a lesson begun: its words in sight (on a phone the button is far below the board)
+  if (begun) $("lesson").scrollIntoView({block: "start"});
   $("lesson-title").textContent = `Lesson ${lesson.number} of ${lesson.of}: ${lesson.title}`;
   $("lesson-words").textContent = lesson.words;
   $("lesson-next").hidden = !lesson.done;
