@@ -327,7 +327,8 @@ function showArrangement(plan) {
   $("arrange-words").textContent = plan.copy
     ? `pit for pit: ${plan.copy.join(", ")}` + (plan.aside ? `; ${plan.aside} stay aside` : "")
     : `in your own pits, one at least in each, as you like` +
-      (plan.aside ? `; the other ${plan.aside} stay aside for the hand` : "");
+      (plan.aside ? `; the other ${plan.aside} stay aside for the hand` : "") +
+      `: type them here, or move them on the board as its lights show`;
   if (key !== arrangingFor) {
     const row = $("arrange-row");
     row.replaceChildren(...plan.row.map((count, k) => {
