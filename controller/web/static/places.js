@@ -43,7 +43,8 @@ window.Layli = window.Layli || {};
     group.textContent = "";
     const shown = Math.min(count, store ? 40 : 22);
     const spread = store ? 28 : 26;
-    const [sx, sy] = !store ? [1, 1] : upright ? [3.2, 1] : [1, 3.2];
+    // (upright, a store's stones keep clear of its label at the left end)
+    const [sx, sy] = !store ? [1, 1] : upright ? [2.4, 1] : [1, 3.2];
     for (let i = 0; i < shown; i++) {
       const r = spread * Math.sqrt((i + 0.5) / Math.max(shown, 6));
       const a = i * 2.39996;

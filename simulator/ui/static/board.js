@@ -48,7 +48,8 @@ function drawBoard(n) {
       const thick = upright ? 44 : 40;
       el("rect", {"class": "ring", ...box(thick, 130), "data-place": place}, group);
       el("rect", {"class": "store", ...box(thick - 7, 123)}, group);
-      el("text", {"class": "label", ...(upright ? {x: x - 90, y: y + 5} : {x: x, y: 296})},
+      el("text", upright ? {"class": "label start", x: x - 118, y: y + 5}
+                         : {"class": "label", x: x, y: 296},
          marks).textContent = SIDES[place - 2 * n][0] + " store";
     } else {
       el("circle", {"class": "ring", cx: x, cy: y, r: 44, "data-place": place}, group);
@@ -258,6 +259,13 @@ function render() {
   $("turn").style.color = state.over || state.to_move === null ? "#fff"
     : light(state.to_move ? "north" : "south");
   $("status").textContent = state.status;
+  // the two lines before it, smaller: a capture or an Uur stays in sight a while after the
+  // computer's next move (the whole list is under Events)
+  $("before").replaceChildren(...state.events.slice(-3, -1).reverse().map((words) => {
+    const item = document.createElement("li");
+    item.textContent = words;
+    return item;
+  }));
   // at the end: the record with the evaluation after each move, and the moves that lost most
   $("moves").textContent = state.analysis ? state.analysis.moves : state.moves;
   $("analysis").hidden = !state.analysis;
