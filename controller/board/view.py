@@ -315,8 +315,9 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
                controls: Controls = BOARD_CONTROLS) -> dict:
     """What every page draws of the board, as JSON-ready data:
 
-    - `variant`, `title` (with its source), `name` (as players write it), `n` (pits a row), `players` (South's and North's names),
-      `place_names` (each place as the players name it: pits, then the stores);
+    - `variant`, `title` (with its source), `name` (as players write it), `n` (pits a row),
+      `players` (South's and North's names), `place_names` (each place as the players name
+      it: pits, then the stores);
     - `phase`: the guide's (controller.guide: await, sowing, skip, restore, over) or "setup"
       between a match's hands; `to_move` (0 South, 1 North; the player sowing while a move is
       under way; None once the game is over or between hands) and `moving`;

@@ -101,6 +101,7 @@ class Table:
                           "normal")
         self.clock = clock
         self.rng = random.Random(seed)
+        self._before_lessons: tuple[str, str] | None = None     # (mode, way) left for them
         self.new_game(variant, options, mode, record_text)
 
     # --- a game -----------------------------------------------------------------------------
@@ -169,7 +170,8 @@ class Table:
 
     def leave_lessons(self) -> None:
         """Back to a game from the start, in the mode and way of before the lessons."""
-        mode, way = getattr(self, "_before_lessons", (PEOPLE, self.way))
+        mode, way = self._before_lessons or (PEOPLE, self.way)
+        self._before_lessons = None
         self.new_game(LESSON_VARIANT, None, mode)
         self.way = way
 
