@@ -497,6 +497,10 @@ def test_the_js_level_is_pythons_level_for_every_pattern(browser, served):
                         [list(frames.PATTERNS), times])
     want = [[level(pattern, t) for t in times] for pattern in frames.PATTERNS]
     assert got == want
+    # a level is light (a PWM duty); the screen's values are sRGB, gamma-encoded: an eighth of
+    # South's blue (0, 114, 178) is drawn at (0.125 ** (1 / 2.2)) of each value, not an eighth
+    assert page.evaluate("[rgb('south', 256), rgb('south', 32), rgb('south', 0)]") == [
+        "rgb(0,114,178)", "rgb(0,44,69)", "rgb(0,0,0)"]
     page.close()
 
 

@@ -388,9 +388,14 @@ function light(colour) {
   return `rgb(${r},${g},${b})`;
 }
 
+// an LED at brightness lvl (0..256, a PWM duty: light in proportion) as a screen shows it: a
+// screen's values are gamma-encoded (sRGB, about 2.2), so a ring at an eighth of its light
+// is a value of about 39%, not 12% (which a screen shows nearly black: a relay's dim phase,
+// a dim Uur, were lost against the board)
 function rgb(colour, lvl) {
   const [r, g, b] = hello.palette[colour];
-  return `rgb(${(r * lvl) >> 8},${(g * lvl) >> 8},${(b * lvl) >> 8})`;
+  const f = Math.pow(Math.min(lvl, 256) / 256, 1 / 2.2);
+  return `rgb(${Math.round(r * f)},${Math.round(g * f)},${Math.round(b * f)})`;
 }
 
 // a person who asks for less motion sees every light still, at its brightest (its symbol
