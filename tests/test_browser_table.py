@@ -15,7 +15,7 @@ from controller.cli import main
 from controller.guide.frame import Frame
 from controller.guide.pixels import level
 from controller.guide import frame as frames
-from controller.rules import Game, record
+from controller.rules import VARIANTS, Game, record
 from simulator.players import LedPlayer
 from simulator.ui.app import create_app
 from simulator.ui.table import (COMPUTER, COMPUTERS, PLAY, REHEARSE, REPLAY, SPEEDS, Table,
@@ -859,23 +859,41 @@ def test_the_page_and_its_files_are_served():
 # --- the lessons of the first game --------------------------------------------------------
 
 
-def test_each_lesson_shows_what_it_teaches():
+# what each lesson's move shows: (relay lifts, a capture, an Uur made, the game over)
+TEACHES = {
+    "layli-goobalay": [(1, False, False, False), (2, False, False, False),
+                       (1, True, False, False), (1, False, True, False),
+                       (1, False, False, True)],
+    "tampoduo": [(1, False, False, False), (2, False, False, False), (1, True, False, False),
+                 (1, False, False, True)],
+    "mangala-iv": [(1, False, False, False), (2, False, False, False),
+                   (1, True, False, False), (1, True, False, True)],
+}
+
+
+@pytest.mark.parametrize("variant", sorted(TEACHES))
+def test_each_lesson_shows_what_it_teaches(variant):
     """The lessons' positions, checked by the rules engine: South has the lesson's move, and
-    it shows sowing (one lap, nothing captured), a relay (a second lap), a capture, an Uur,
-    and the end of the game with the count."""
+    it shows sowing (one lap, nothing captured), a relay (a second lap), a capture, an Uur
+    (Layli Goobalay's), and the end of the game with the count."""
     from controller.rules import Step
-    from simulator.ui.lessons import LESSONS, VARIANT
+    from simulator.ui.lessons import LESSONS, TAUGHT_IN
 
     shows = []
-    for lesson in LESSONS:
-        game = Game(VARIANT, setup=list(lesson.setup))
+    for lesson in LESSONS[variant]:
+        game = Game(TAUGHT_IN[variant], setup=list(lesson.setup))
         assert game.to_move == 0 and lesson.pit in game.legal_moves()
         kinds = [step[0] for step in game.push(lesson.pit, script=True)]
         shows.append((kinds.count(Step.PICK), Step.CAPTURE in kinds, Step.UUR in kinds,
                       game.over))
-    assert shows == [(1, False, False, False), (2, False, False, False),
-                     (1, True, False, False), (1, False, True, False),
-                     (1, False, False, True)]
+    assert shows == TEACHES[variant]
+
+
+def test_every_variant_has_lessons_the_long_board_layli_goobalay_s():
+    from simulator.ui.lessons import LESSONS, TAUGHT_IN
+
+    assert set(LESSONS) == set(TAUGHT_IN) == set(VARIANTS)
+    assert LESSONS["layli-goobalay-long"] is LESSONS["layli-goobalay"]
 
 
 def test_a_lesson_on_the_table_tells_what_to_do_then_what_it_showed():
@@ -900,6 +918,16 @@ def test_a_lesson_on_the_table_tells_what_to_do_then_what_it_showed():
     state = table.state()
     assert state["lesson"] is None and state["mode"] == COMPUTER and state["way"] == PLAY
     assert state["counts"] == [4] * 12 + [0, 0]
+    # another game's lessons, asked for by name; leaving them, the game of before
+    table.act({"action": "new", "variant": "mangala-iv"})
+    table.act({"action": "lesson", "number": 1, "variant": "tampoduo"})
+    assert table.game.rules.name == "tampoduo" and table.state()["lesson"]["of"] == 4
+    table.act({"action": "lesson", "number": 4})
+    assert table.state()["lesson"]["title"] == "the end"
+    with pytest.raises(TableError, match="unknown variant 'oware'"):
+        table.act({"action": "lesson", "number": 1, "variant": "oware"})
+    table.act({"action": "lesson", "number": 0})
+    assert table.game.rules.name == "mangala-iv" and table.lesson is None
 
 
 def _do_by_page(board: Page, action: tuple) -> None:
@@ -916,15 +944,22 @@ def _do_by_page(board: Page, action: tuple) -> None:
 
 
 @needs_chromium
-def test_a_newcomer_learns_by_playing_the_five_lessons(opened):
-    """Issue 16, item 3: the interactive first game. From "Learn by playing", each lesson's
-    move made by following the rings with clicks and drags, its words after it, then the next
-    lesson; the last one leads to a game."""
+@pytest.mark.parametrize("variant", ["layli-goobalay", "tampoduo", "mangala-iv"])
+def test_a_newcomer_learns_by_playing_the_lessons(opened, variant):
+    """Issue 16, item 3: the interactive first game. From "Learn by playing", each lesson of
+    the game on the table, its move made by following the rings with clicks and drags, its
+    words after it, then the next lesson; the last one leads back to a game."""
+    from simulator.ui.lessons import LESSONS
+
     page, table, board = opened
+    if variant != table.game.rules.name:
+        board.answered(lambda: table_new(page, variant))
     board.answered(lambda: page.click("#learn"))
-    hand = LedPlayer(6, random.Random(1))
-    for number in range(1, 6):
-        assert page.locator("#lesson-title").inner_text().startswith("Lesson %d of 5" % number)
+    hand = LedPlayer(table.game.rules.n, random.Random(1))
+    count = len(LESSONS[variant])
+    for number in range(1, count + 1):
+        assert page.locator("#lesson-title").inner_text().startswith(
+            "Lesson %d of %d" % (number, count))
         before = page.locator("#lesson-words").inner_text()
         assert page.locator("#lesson-next").is_hidden()
         actions = 0
@@ -938,7 +973,14 @@ def test_a_newcomer_learns_by_playing_the_five_lessons(opened):
         assert table.counts == table.guide.board.places()
         board.answered(lambda: page.click("#lesson-next"))
     assert page.locator("#lesson").is_hidden() and table.lesson is None
-    assert table.counts == [4] * 12 + [0, 0] and not table.game.moves
+    assert table.game.rules.name == variant and not table.game.moves
+    assert table.counts == table.game.pits + [0, 0]
+
+
+def table_new(page, variant: str) -> None:
+    """A new game of `variant` from the page's form."""
+    page.select_option("#variant", variant)
+    page.click("#new")
 
 
 # --- a match of hands -----------------------------------------------------------------------

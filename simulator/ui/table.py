@@ -36,7 +36,7 @@ from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, rec
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
 from controller.board.view import Controls, board_view, event_words, variant_words
-from simulator.ui.lessons import LESSONS, VARIANT as LESSON_VARIANT
+from simulator.ui.lessons import LESSONS, TAUGHT_IN
 from simulator.players import LedPlayer, apply_action
 
 PEOPLE = "people"          # two people at one screen
@@ -101,7 +101,9 @@ class Table:
                           "normal")
         self.clock = clock
         self.rng = random.Random(seed)
-        self._before_lessons: tuple[str, str] | None = None     # (mode, way) left for them
+        # the (variant, mode, way) left for the lessons, and whose lessons they are
+        self._before_lessons: tuple[str, str, str] | None = None
+        self.lessons_of = variant
         self.new_game(variant, options, mode, record_text)
 
     # --- a game -----------------------------------------------------------------------------
@@ -157,22 +159,26 @@ class Table:
 
     # --- the lessons ------------------------------------------------------------------------
 
-    def start_lesson(self, number: int) -> None:
-        """Set the board for lesson `number` (1..len(LESSONS)): its position, two people (the
-        learner is South), every seed moved by hand as the rings lead. The mode and the way
-        to play come back when the lessons are left (`leave_lessons`)."""
-        lesson = LESSONS[number - 1]
+    def start_lesson(self, number: int, variant: str | None = None) -> None:
+        """Set the board for lesson `number` (from 1) of `variant`'s lessons (the game's on
+        the table until now, when None; simulator.ui.lessons): its position, two people (the
+        learner is South), every seed moved by hand as the rings lead. The variant, mode and
+        way to play come back when the lessons are left (`leave_lessons`)."""
         if self.lesson is None:
-            self._before_lessons = (self.mode, self.way)
-        self.new_game(LESSON_VARIANT, None, PEOPLE, setup=list(lesson.setup))
+            self._before_lessons = (self.game.rules.name, self.mode, self.way)
+            self.lessons_of = variant or self.game.rules.name
+        elif variant is not None:
+            self.lessons_of = variant
+        lesson = LESSONS[self.lessons_of][number - 1]
+        self.new_game(TAUGHT_IN[self.lessons_of], None, PEOPLE, setup=list(lesson.setup))
         self.way = REHEARSE
         self.lesson = number
 
     def leave_lessons(self) -> None:
         """Back to a game from the start, in the mode and way of before the lessons."""
-        mode, way = self._before_lessons or (PEOPLE, self.way)
+        variant, mode, way = self._before_lessons or (self.game.rules.name, PEOPLE, self.way)
         self._before_lessons = None
-        self.new_game(LESSON_VARIANT, None, mode)
+        self.new_game(variant, None, mode)
         self.way = way
 
     def lesson_state(self) -> dict | None:
@@ -180,9 +186,10 @@ class Table:
         its words (what to do, or once its move is made what it showed) and `done`."""
         if self.lesson is None:
             return None
-        lesson = LESSONS[self.lesson - 1]
+        lessons = LESSONS[self.lessons_of]
+        lesson = lessons[self.lesson - 1]
         done = bool(self.game.moves) and self.guide.phase != SOWING
-        return {"number": self.lesson, "of": len(LESSONS), "title": lesson.title,
+        return {"number": self.lesson, "of": len(lessons), "title": lesson.title,
                 "words": lesson.after if done else lesson.before, "done": done}
 
     @property
@@ -463,14 +470,20 @@ class Table:
                 self._do(("move", store, pit, missing))
 
     def _lesson(self, message: dict) -> None:
-        """{"action": "lesson", "number": k}: lesson k (1..); number 0 leaves the lessons."""
+        """{"action": "lesson", "number": k, "variant": V}: lesson k (from 1) of V's lessons
+        (V: the game's on the table, when not given); number 0 leaves the lessons."""
+        variant = message.get("variant")
+        if variant is not None and variant not in LESSONS:
+            raise TableError("lesson: unknown variant %r (known: %s)" % (
+                variant, ", ".join(sorted(LESSONS))))
+        of = variant or (self.lessons_of if self.lesson else self.game.rules.name)
         number = message.get("number")
         if isinstance(number, bool) or not isinstance(number, int) or not (
-                0 <= number <= len(LESSONS)):
+                0 <= number <= len(LESSONS[of])):
             raise TableError("lesson: 'number' must be 0 (leave) or a lesson 1..%d, not %r"
-                             % (len(LESSONS), number))
+                             % (len(LESSONS[of]), number))
         if number:
-            self.start_lesson(number)
+            self.start_lesson(number, variant)
         else:
             self.leave_lessons()
 

@@ -619,7 +619,8 @@ for (const [name, key] of Object.entries(BUTTONS)) {
 }
 $("new").addEventListener("click", newGame);
 $("one").addEventListener("click", () => setOneSeed(!oneSeed));
-$("learn").addEventListener("click", () => send({action: "lesson", number: 1}));
+$("learn").addEventListener("click", () => send({action: "lesson", number: 1,
+                                                 variant: state.variant}));
 $("lesson-again").addEventListener("click", () =>
   send({action: "lesson", number: state.lesson.number}));
 $("lesson-next").addEventListener("click", () => send({action: "lesson",
