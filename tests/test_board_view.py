@@ -229,3 +229,26 @@ def test_a_game_is_told_move_by_move_relays_captures_uurs_and_the_final_count():
     assert told[-1] == ("game over: South wins, 30 to 18 (South: 13 captured + 17 at the end; "
                         "North: 5 captured + 13 at the end)")
     assert "differs" not in text and "mistake" not in text
+
+
+def test_how_a_match_ended_in_words():
+    """The match's end as the players read it: who won and why (a row too short to fill, or
+    the hands' limit reached with more seeds held, or a draw), from what each held after the
+    last hand (the MATCH_OVER event said the reason's code, "(short)")."""
+    from controller.board.view import match_words
+    from controller.rules.match import MATCH_HANDS, MATCH_SHORT
+
+    class Ended:                        # what match_words reads of a Match that is over
+        def __init__(self, hands, held, winner, reason):
+            self.games = [None] * hands
+            self._held, self.winner, self.end_reason = held, winner, reason
+
+        def held(self):
+            return self._held
+
+    assert match_words(Ended(2, [[16, 32], [30, 34]], 1, MATCH_HANDS), ("Amina", "Yusuf")) == (
+        "Yusuf wins the match: after 2 hands Yusuf holds 34 seeds, Amina 30")
+    assert match_words(Ended(3, [[20, 28], [43, 5]], 0, MATCH_SHORT)) == (
+        "South wins the match: North holds 5 seeds, too few to fill a row")
+    assert match_words(Ended(1, [[24, 24]], None, MATCH_HANDS)) == (
+        "the match is a draw: after 1 hand each holds 24 seeds")
