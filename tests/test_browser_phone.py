@@ -9,6 +9,7 @@ from chromium import needs_chromium
 from controller.guide import frame as frames
 from controller.rules import VARIANTS
 from simulator.ui.app import create_app
+from simulator.ui.screenshot import play_until
 from simulator.ui.table import REHEARSE, Table
 from test_browser_table import PHONE, Page
 
@@ -68,14 +69,13 @@ def test_upright_the_board_fits_the_phone_and_every_pit_is_a_fingertip_wide(phon
     assert min(b["height"] for b in boxes(page, "#buttons button:not([hidden])")) >= FINGERTIP
 
 
-def play_until(table: Table, pattern: str, limit: int = 5000) -> list[int]:
-    """The table's own hand follows the LEDs until a place shows `pattern`; those places."""
-    for _ in range(limit):
-        places = table.guide.frame.where(pattern)
-        if places:
-            return places
-        table.act_as_hand(table.hand.next_action(table.guide.frame, table.counts))
-    raise AssertionError("no %s in %d actions" % (pattern, limit))
+def at_the_light(page, table: Table, pattern: str) -> tuple[int, Page]:
+    """The table played by its own hand until a place shows `pattern`, the page shown it
+    afresh: (the first such place, the page)."""
+    place = play_until(table, pattern)[0]
+    page.reload()
+    page.wait_for_function("layli.state !== null")
+    return place, Page(page, table)
 
 
 @needs_chromium
@@ -83,11 +83,8 @@ def test_rehearsing_an_uur_step_by_two_taps(phone):
     """The Uur's seed out of the pit that blinks twice, into the one that pulses: a tap on
     each (touch has no shift-click)."""
     page, table = phone(way=REHEARSE)
-    source = play_until(table, frames.UUR_FROM)[0]
+    source, board = at_the_light(page, table, frames.UUR_FROM)
     target = table.guide.frame.where(frames.UUR_TO)[0]
-    page.reload()
-    page.wait_for_function("layli.state !== null")
-    board = Page(page, table)
     before = table.counts[:]
     done = table.guide.done
     board.tap(source)                             # one seed out, not the whole pit lifted
@@ -162,11 +159,9 @@ def test_a_finger_drags_one_seed_to_a_pit_and_a_pit_onto_its_store(phone):
     assert table.counts[wrong] == 4 and table.counts[expected] == 5 and table.guide.done == 2
     assert not board.where("flash")
     # a capture: the pit to empty dragged onto the lit store by a finger
-    pit = play_until(table, frames.TAKE)[0]
+    pit, board = at_the_light(page, table, frames.TAKE)
     store = [s for s in (12, 13) if table.guide.frame.pattern(s) == frames.STEADY][0]
     seeds, banked = table.counts[pit], table.counts[store]
-    page.reload()
-    page.wait_for_function("layli.state !== null")
     board.answered(lambda: touch_drag(page, board.place(pit), board.place(store)))
     assert table.counts[pit] == 0 and table.counts[store] == banked + seeds
 
@@ -178,20 +173,15 @@ def test_one_tap_does_what_the_light_asks_an_uur_step_and_a_capture(phone):
     moves the Uur's seed from the place lit 1↑, and a tap on ⇒ empties the pit into the lit
     store."""
     page, table = phone(way=REHEARSE)
-    source = play_until(table, frames.UUR_FROM)[0]
+    source, board = at_the_light(page, table, frames.UUR_FROM)
     target = table.guide.frame.where(frames.UUR_TO)[0]
-    page.reload()
-    page.wait_for_function("layli.state !== null")
-    board = Page(page, table)
     before = table.counts[:]
     board.tap(target)                             # the 1↓ pit alone
     assert table.counts[source] == before[source] - 1
     assert table.counts[target] == before[target] + 1 and table.hand.hand == 0
     assert not table.guide.frame.where(frames.FLASH) and not board.where("less")
-    pit = play_until(table, frames.TAKE)[0]
+    pit, board = at_the_light(page, table, frames.TAKE)
     store = [s for s in (12, 13) if table.guide.frame.pattern(s) == frames.STEADY][0]
     seeds, banked = table.counts[pit], table.counts[store]
-    page.reload()
-    page.wait_for_function("layli.state !== null")
     board.tap(pit)
     assert table.counts[pit] == 0 and table.counts[store] == banked + seeds

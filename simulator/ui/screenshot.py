@@ -21,7 +21,9 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from controller.guide import frame as frames
 from simulator.ui.app import create_app
@@ -44,34 +46,42 @@ def play(table: Table, moves: int, drops: int, seed: int) -> None:
         table.act_as_hand(hand.next_action(table.guide.frame, table.counts))
 
 
-def play_until(table: Table, pattern: str, limit: int = 5000) -> None:
-    """The hand follows the LEDs until a place shows `pattern`."""
+def play_until(table: Table, pattern: str, limit: int = 5000) -> list[int]:
+    """The hand follows the LEDs until a place shows `pattern`; those places."""
     for _ in range(limit):
-        if table.guide.frame.where(pattern):
-            return
+        places = table.guide.frame.where(pattern)
+        if places:
+            return places
         table.act_as_hand(table.hand.next_action(table.guide.frame, table.counts))
     raise RuntimeError("no place showed %r in %d actions" % (pattern, limit))
 
 
-def pictures() -> list[tuple[str, dict, dict]]:
-    """(file name, the table's settings, the page's) for each picture."""
-    return [("board-play.png", {"mode": "computer", "way": PLAY}, LAPTOP),
-            ("board-rehearse.png", {"mode": "computer", "way": REHEARSE}, LAPTOP),
-            ("board-phone.png", {"mode": "people", "way": REHEARSE}, PHONE),
-            ("board-lesson.png", {"mode": "people", "way": PLAY}, LAPTOP)]
+@dataclass(frozen=True)
+class Picture:
+    """One picture: its file, the table's settings, the page's screen, and how the table is
+    played to the picture's moment (from the command's seed)."""
+
+    name: str
+    table: dict
+    screen: dict
+    moment: Callable[[Table, int], object]
 
 
-def set_up(name: str, table: Table, seed: int) -> None:
-    """Play the table to the picture's moment."""
-    if name == "board-play.png":
-        play(table, 4, 0, seed)
-    elif name == "board-rehearse.png":
-        play(table, 4, 3, seed)
-    elif name == "board-phone.png":
-        table.hand.rng = random.Random(1)
-        play_until(table, frames.UUR_FROM)
-    else:
-        table.start_lesson(1)
+def _uur_step(table: Table, seed: int) -> None:
+    table.hand.rng = random.Random(1)
+    play_until(table, frames.UUR_FROM)
+
+
+PICTURES = (
+    Picture("board-play.png", {"mode": "computer", "way": PLAY}, LAPTOP,
+            lambda table, seed: play(table, 4, 0, seed)),
+    Picture("board-rehearse.png", {"mode": "computer", "way": REHEARSE}, LAPTOP,
+            lambda table, seed: play(table, 4, 3, seed)),
+    # seed 1's game has an Uur early
+    Picture("board-phone.png", {"mode": "people", "way": REHEARSE, "seed": 1}, PHONE, _uur_step),
+    Picture("board-lesson.png", {"mode": "people", "way": PLAY}, LAPTOP,
+            lambda table, seed: table.start_lesson(1)),
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,22 +98,21 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, headless=True)
         try:
-            for name, settings, screen in pictures():
-                seed = 1 if name == "board-phone.png" else args.seed
-                app = create_app(seed=seed, **settings)
-                set_up(name, app.state.table, args.seed)
+            for picture in PICTURES:
+                app = create_app(**{"seed": args.seed, **picture.table})
+                picture.moment(app.state.table, args.seed)
                 url, server, thread = start_in_thread(app)
                 try:
-                    page = browser.new_page(**screen)
+                    page = browser.new_page(**picture.screen)
                     page.goto(url)
                     page.wait_for_function("layli.state !== null")
                     time.sleep(0.3)             # a pulse near its brightest
-                    page.screenshot(path=str(folder / name))
+                    page.screenshot(path=str(folder / picture.name))
                     page.close()
                 finally:
                     server.should_exit = True
                     thread.join(5)
-                print("wrote %s" % (folder / name))
+                print("wrote %s" % (folder / picture.name))
         finally:
             browser.close()
     return 0
