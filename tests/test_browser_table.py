@@ -819,6 +819,26 @@ def test_every_variant_has_its_how_to_play():
     assert "Uur" not in " ".join(words for _, words in HOW_TO_PLAY["tampoduo"][1:])
 
 
+def test_the_how_to_play_shows_moves_on_small_boards_as_the_rules_play_them():
+    from simulator.ui.howto import ILLUSTRATED_BY, illustration
+
+    for variant, titles in ILLUSTRATED_BY.items():
+        for title in titles:
+            picture = illustration(variant, title)
+            n = picture["n"]
+            # the seeds are all there after the move, and the pit lifted is South's
+            assert sum(picture["before"]) == sum(picture["after"]), (variant, title)
+            assert 0 <= picture["pit"] < n and picture["before"][picture["pit"]] > 0
+            assert picture["after"][picture["pit"]] == 0 or title != "Capture"
+    capture = illustration("layli-goobalay", "Capture")
+    assert capture["after"][-2:] == [3, 0]              # 2 facing and the capturing seed
+    uur = illustration("layli-goobalay", "Uur")
+    assert sorted(owner for owner in uur["uur"] if owner is not None) == [0, 0]   # a pair
+    end = illustration("layli-goobalay", "The end")
+    assert end["after"] == [0] * 12 + [9, 0]             # the row's seeds to its owner
+    assert illustration("layli-goobalay", "The board") is None
+
+
 @needs_chromium
 def test_the_page_tells_how_to_play_the_variant_on_the_board(browser, served):
     url, table = served
@@ -829,6 +849,11 @@ def test_the_page_tells_how_to_play_the_variant_on_the_board(browser, served):
         assert page.locator("#howto").get_attribute("open") is not None    # open at first
         text = page.locator("#howto-text").inner_text()
         assert "Uur" in text and "relay" in text and "Tek mi" not in text
+        # four paragraphs beside a move before and after, each board a picture with words
+        assert page.locator("#howto figure.illustration").count() == 4
+        assert page.locator("#howto figure svg[role=img]").count() == 8
+        assert "North's row" in page.locator("#howto figure svg").first.get_attribute(
+            "aria-label")
         page.select_option("#variant", "mangala-iv")
         version = page.evaluate("layli.version")
         page.click("#new")
@@ -1088,8 +1113,9 @@ def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
 
 @needs_chromium
 def test_the_readme_s_pictures_are_made_by_one_command(tmp_path):
-    """Issue 16's acceptance: the README's pictures of both ways to play, a phone and a
-    lesson come from `python -m simulator.ui.screenshot FOLDER` (each a real page)."""
+    """Issue 16's acceptance: the README's pictures of both ways to play, a phone, a lesson
+    and a page in Somali come from `python -m simulator.ui.screenshot FOLDER` (each a real
+    page)."""
     import struct
     import subprocess
     import sys
@@ -1099,10 +1125,11 @@ def test_the_readme_s_pictures_are_made_by_one_command(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     sizes = {}
     for name in ("board-play.png", "board-rehearse.png", "board-phone.png",
-                 "board-lesson.png"):
+                 "board-lesson.png", "board-somali.png"):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000, name
         sizes[name] = struct.unpack(">II", data[16:24])      # the IHDR's width and height
     assert sizes["board-play.png"] == sizes["board-rehearse.png"] == (1360, 1000)
+    assert sizes["board-somali.png"] == (1360, 1000)
     assert sizes["board-phone.png"] == (390, 844)
-    assert done.stdout.count("wrote ") == 4
+    assert done.stdout.count("wrote ") == 5

@@ -111,6 +111,31 @@ def test_the_runner_publishes_players_turn_hint_and_moves_only_when_they_change(
     assert all(a != b for a, b in zip(texts, texts[1:]))
 
 
+def test_each_page_gets_the_state_in_its_own_language(tmp_path):
+    """The board says an event once; the Publisher keeps the state in every language and a
+    page in Italian reads Italian, another in English English (a WebSocket asks `?lang=`)."""
+    from controller.languages import _, using
+    publisher = Publisher()
+    io, runner = make_runner(tmp_path, publisher.publish)
+    t = feed(io, runner, [4] * 12 + [0, 0], 0)
+    runner.press("hint")
+    runner.step()
+    play_one_move(io, runner, t)
+    english = json.loads(publisher.latest(language="en")[1])
+    italian = json.loads(publisher.latest(language="it")[1])
+    assert english["players"] == italian["players"] == ["Amina", "Yusuf"]   # names stay
+    assert english["events"][0].startswith("Amina lifts pit")
+    with using("it"):
+        lifts = _("%(player)s lifts pit %(pit)d") % {"player": "Amina", "pit": 1}
+    assert italian["events"][0].startswith(lifts[:lifts.index("1")].rstrip())
+    assert italian["events"] != english["events"]
+    with TestClient(create_app(publisher)) as client:
+        with client.websocket_connect("/ws?lang=it") as socket:
+            assert json.loads(socket.receive_text())["events"] == italian["events"]
+        page = client.get("/?lang=it").text
+        assert '<html lang="it">' in page and "Mosse" in page
+
+
 def test_a_sensor_fault_is_published_in_words(tmp_path):
     published = []
     io, runner = make_runner(tmp_path, published.append)

@@ -15,7 +15,8 @@ import sys
 
 import pytest
 
-from controller import cli
+from controller import cli, languages
+from controller.commands import play as play_command
 from controller.commands.play import (DETAIL_LIMIT, draw_board, even_arrangement, script_groups,
                              step_words)
 from controller.opponents.players import GreedyPlayer, move_gain
@@ -46,6 +47,18 @@ def final_scores(out: str) -> list[int]:
     found = FINAL.findall(out)
     assert len(found) == 1, out[-2000:]
     return [int(found[0][0]), int(found[0][1])]
+
+
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The tests read English: the terminal of whoever runs them does not choose another
+    language (a test that wants one sets it)."""
+    for name in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 HUMANS = ["--south", "human", "--north", "human"]
@@ -530,3 +543,52 @@ def test_the_computer_plays_at_every_level_of_the_search(monkeypatch, capsys):
         cli.main(["play", "--level", "wizard"])
     assert stopped.value.code == 2
     assert "invalid choice: 'wizard'" in capsys.readouterr().err
+
+
+# --- languages --------------------------------------------------------------------------
+
+def test_an_unknown_language_is_refused(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["play", "--language", "xx"])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "argument --language: invalid choice: 'xx'" in error
+    for language in languages.LANGUAGES:
+        assert repr(language) in error                  # the ones there are are named
+
+
+def test_the_language_comes_from_the_environment(monkeypatch):
+    assert languages.environment_language({"LANG": "tr_TR.UTF-8"}) == "tr"
+    assert languages.environment_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert languages.environment_language({"LC_ALL": "C", "LANG": "it_IT.UTF-8"}) == "it"
+    assert languages.environment_language({"LANGUAGE": "de:so", "LANG": "tr_TR"}) == "so"
+    assert languages.environment_language({"LC_MESSAGES": "it_IT@euro", "LANG": "so"}) == "it"
+    assert languages.environment_language({}) == "en"
+    # what `layli play` speaks: --language, else the environment's, else English
+    spoken = []
+    monkeypatch.setattr(play_command.Session, "play_game",
+                        lambda session, setup, first: spoken.append(languages.current()))
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    assert cli.main(["play"]) == 0
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert cli.main(["play"]) == 0
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    assert cli.main(["play", "--language", "it"]) == 0
+    assert cli.main(["play", "--language", "en"]) == 0
+    assert spoken == ["tr", "en", "it", "en"]
+    assert languages.current() == "en"          # the command's language ends with it
+
+
+def test_a_game_in_italian(monkeypatch, capsys):
+    """`--language it`: the game speaks the Italian catalogue (a text it does not have yet
+    reads in English); the record's names stay English."""
+    status, out = play(monkeypatch, capsys, ["--language", "it", "--seed", "4"], ["3", "q"])
+    assert status == 0
+    assert "Traceback" not in out
+    with languages.using("it"):
+        unfinished = languages._("Game left unfinished.")
+        south = languages._("South")
+    assert out.rstrip().endswith(unfinished)
+    assert re.search(r"^ *%s  *\|" % re.escape(south), out, re.M)       # the board's rows
+    if unfinished != "Game left unfinished.":
+        assert "Game left unfinished." not in out

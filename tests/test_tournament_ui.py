@@ -284,6 +284,34 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, arbi
     shows(page, "#said", "table-2 is back in play")
     assert event.store.retired() == {}
 
+def test_the_picker_turns_the_pages_into_the_language_picked(served, arbiter_page):
+    """The picker keeps its choice in a cookie and reloads the page in it; the other pages
+    follow the cookie, and draw what the feed sends without a script error."""
+    url, event = served
+    page = arbiter_page
+    page.goto(url)
+    page.wait_for_selector("#pairings tr[data-game]")
+    assert page.evaluate("[document.documentElement.lang, Layli.language]") == ["en", "en"]
+    page.select_option("#language", "it")
+    page.wait_for_function("document.documentElement.lang === 'it'", timeout=WAIT)
+    assert page.evaluate("Layli.language") == "it"
+    assert page.locator("#language").input_value() == "it"
+    cookies = {cookie["name"]: cookie["value"] for cookie in page.context.cookies()}
+    assert cookies["layli-language"] == "it"
+    page.wait_for_selector("#pairings tr[data-game]")
+    row = event.games()[1]
+    page.goto(url + "table/" + row.table)
+    assert page.evaluate("document.documentElement.lang") == "it"
+    shows(page, "#table-name", row.table)
+    event.presence(row.table)
+    event.state(row, ply=3, to_move=1)
+    shows(page, "#turn", "3")
+    page.goto(url + "arbiter")
+    assert page.evaluate("document.documentElement.lang") == "it"
+    shows(page, "#signed-in", "Deeqa")
+    assert page.locator("#games tr").count() == len(event.games(byes=True))
+
+
 def test_64_tables_on_one_page(browser):
     event = LiveEvent(tables=64, players=[("Player %d" % n, 1400 + n) for n in range(128)])
     event.server.pair_next_round()

@@ -10,6 +10,7 @@ paho's network thread would. The browser tests (test_tournament_ui.py) use it to
 from __future__ import annotations
 
 import base64
+import gettext
 import json
 import random
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from controller import languages
 from controller.rules import Game
 from controller.rules.record import read, write_game
 from controller.tournament import messages
@@ -143,6 +145,101 @@ def test_the_pages_and_their_files_are_served(client):
     assert shared.status_code == 200 and ".count" in shared.text
     table = client.get("/table/table-2")
     assert table.status_code == 200 and "/static/table.js" in table.text
+
+
+# --- the reader's language (docs/translations.md) ---------------------------------------------
+
+PICKED = '<option value="%s" lang="%s" selected>%s</option>'
+
+
+def page_words(page) -> dict:
+    """What a page gives its scripts to say (<script id="words">)."""
+    start = page.text.index('<script id="words" type="application/json">')
+    text = page.text[page.text.index(">", start) + 1:page.text.index("</script>", start)]
+    return json.loads(text)
+
+
+def test_a_page_is_in_english_unless_asked_otherwise(client):
+    page = client.get("/")
+    assert '<html lang="en">' in page.text and PICKED % ("en", "en", "English") in page.text
+    assert ">Pairings</button>" in page.text and "No round has been paired yet." in page.text
+    assert page_words(page) == {"language": "en", "words": {}}
+    # the picker and the words come before the page's own scripts
+    assert page.text.index('<script src="/static/words.js">') < page.text.index(
+        '<script src="/static/feed.js">')
+    assert page.text.index('id="language"') < page.text.index('id="views"')
+    words = client.get("/static/words.js")
+    assert words.status_code == 200 and "Layli" in words.text
+
+
+def test_the_live_page_in_the_language_of_its_address(client):
+    page = client.get("/?lang=it")
+    assert page.status_code == 200
+    assert '<html lang="it">' in page.text
+    assert PICKED % ("it", "it", "Italiano") in page.text
+    assert '<option value="en" lang="en">English</option>' in page.text
+    assert page_words(page)["language"] == "it"
+
+
+@pytest.mark.parametrize("path", ["/", "/table/table-2", "/arbiter"])
+def test_every_page_keeps_the_language_picked_in_its_cookie(client, path):
+    page = client.get(path, headers={**HODAN, "Cookie": "layli-language=tr",
+                                     "Accept-Language": "it-IT,it;q=0.9"})
+    assert page.status_code == 200
+    assert '<html lang="tr">' in page.text and PICKED % ("tr", "tr", "Türkçe") in page.text
+    assert page_words(page)["language"] == "tr"
+    # without the cookie, the browser's language
+    page = client.get(path, headers={**HODAN, "Accept-Language": "so-SO,so;q=0.9,en;q=0.8"})
+    assert '<html lang="so">' in page.text and PICKED % ("so", "so", "Soomaali") in page.text
+
+
+def test_the_arbiters_page_asks_for_its_state_in_its_language(client):
+    # arbiter.js adds lang= to what it asks, so that a refusal reads in the page's language
+    state = client.get("/arbiter/state?round=1&lang=it", headers=HODAN)
+    assert state.status_code == 200 and state.json()["round"] == 1
+    answer = client.get("/arbiter/state?lang=so&round=x", headers=HODAN)
+    assert answer.status_code == 400 and '"x"' in answer.json()["error"]     # in any language
+
+
+@pytest.mark.parametrize("language", [code for code in languages.LANGUAGES
+                                      if code != languages.DEFAULT])
+@pytest.mark.parametrize("path, template", [("/", "live.html"), ("/table/table-2", "table.html"),
+                                            ("/arbiter", "arbiter.html")])
+def test_every_page_is_all_in_its_language(client, language, path, template):
+    from test_languages import _english_left
+    page = client.get(path + "?lang=" + language, headers=HODAN)
+    assert page.status_code == 200 and '<html lang="%s">' % language in page.text
+    assert _english_left(page.text, language, (template, "languages.html")) == []
+
+
+class Marked(gettext.NullTranslations):
+    """A language whose every text is the English in «»: what was looked up shows."""
+
+    def gettext(self, message: str) -> str:
+        return "«%s»" % message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return "«%s»" % (singular if n == 1 else plural)
+
+
+def test_the_pages_and_the_refusals_are_looked_up_in_the_readers_language(client, monkeypatch):
+    monkeypatch.setitem(languages._loaded, "so", Marked())
+    page = client.get("/?lang=so")
+    assert ">«Pairings»</button>" in page.text
+    assert 'aria-label="«the event\'s views»"' in page.text
+    assert "«" not in client.get("/").text
+    answer = client.get("/table/table-9", headers={"Cookie": "layli-language=so"})
+    assert answer.status_code == 404 and answer.text == (
+        "«no table 'table-9' at this event (its tables: table-1, table-2, table-3)»")
+    # in the thread pool too, where the state is made and the actions act
+    answer = client.get("/arbiter/state?round=9&lang=so", headers=HODAN)
+    assert answer.json() == {"error": "«round 9 is not paired (rounds paired: 1)»"}
+    answer = post(client, "/arbiter/pair?lang=so", {"round": 1})
+    assert answer.json() == {"error": "«round 1 is paired already»"}
+    answer = post(client, "/arbiter/confirm?lang=so", {"game": "x", "by": "me"})
+    assert answer.json() == {"error": '«unknown key "by" (the request takes exactly game)»'}
+    assert post(client, "/arbiter/pair", {"round": 1}).json() == {
+        "error": "round 1 is paired already"}
 
 
 def test_a_table_the_event_does_not_have_is_not_found_and_named(client):

@@ -129,3 +129,17 @@ def test_the_wheel_says_what_to_install_for_what_it_cannot_carry(installed, tmp_
     assert replay.returncode == 2, replay.stderr
     assert "npm install --prefix ~/.layli @micropython/micropython-webassembly-pyscript@1.27.0" \
         in replay.stderr
+
+
+def test_the_wheel_carries_the_languages_and_the_pages_templates(installed):
+    python = installed.parent / "python"
+    script = ("from controller.languages import _, using\n"
+              "from controller.web.pages import Pages\n"
+              "from simulator.ui.app import STATIC\n"
+              "with using('it'):\n"
+              "    print(_('South'))\n"
+              "    print(Pages(STATIC).render('index.html')[:200])\n")
+    done = subprocess.run([str(python), "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=installed.parent.parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == "Sud" and '<html lang="it">' in done.stdout

@@ -54,39 +54,91 @@ def threat(game):
     return best_gain(turned)
 
 
-def reason(game, move):
-    """One line saying what `move` (legal in `game`) does for the player to move."""
+# what a move does, as `Reason.kind` says it (the words: `Reason.english`, or a host's own
+# words in the language in use, controller.board.view.reason_words)
+ENDS_DRAW = 0       # the move ends the game in a draw: values mover's, other's score
+ENDS_WON = 1        # ... and the mover wins
+ENDS_LOST = 2       # ... and the mover loses
+CAPTURES = 3        # it captures `seeds`
+MAKES_UUR = 4       # it makes an Uur
+DENIES = 5          # it takes away the opponent's capture of `threat` (`left`: what they
+                    # can still take, 0 for nothing)
+QUIET = 6           # nothing to capture: the search's best, `kept` seeds on the mover's
+                    # side, `left` the opponent can take
+
+
+class Reason:
+    """Why a hint's move is good: a `kind` (ENDS_DRAW .. QUIET), the `mover` and `other`
+    sides (0 South, 1 North) and the counts its kind speaks of (`scores`, `seeds`,
+    `threat`, `left`, `kept`)."""
+
+    __slots__ = ("kind", "mover", "other", "scores", "seeds", "threat", "left", "kept")
+
+    def __init__(self, kind, mover, scores=None, seeds=0, threat=0, left=0, kept=0):
+        self.kind = kind
+        self.mover = mover
+        self.other = 1 - mover
+        self.scores = scores
+        self.seeds = seeds
+        self.threat = threat
+        self.left = left
+        self.kept = kept
+
+    def english(self, players=SIDES):
+        """The reason in one English line (logs, and the portable core's own callers)."""
+        kind, mover, other = self.kind, players[self.mover], players[self.other]
+        if kind == ENDS_DRAW:
+            return "ends the game in a draw, %d-%d" % tuple(self.scores)
+        if kind in (ENDS_WON, ENDS_LOST):
+            return "ends the game: %s %s %d-%d" % (
+                mover, "wins" if kind == ENDS_WON else "loses",
+                self.scores[0], self.scores[1])
+        if kind == CAPTURES:
+            return "captures %s" % seeds(self.seeds)
+        if kind == MAKES_UUR:
+            return "makes an Uur"
+        if kind == DENIES:
+            if self.left:
+                return "denies %s a capture of %d (leaves one of %d)" % (
+                    other, self.threat, self.left)
+            return "denies %s a capture of %d" % (other, self.threat)
+        if not self.kept:
+            return "nothing to capture now: the search's best move"
+        if self.left:
+            return "nothing to capture now: %s keeps %s on %s's side, %s can take %d" % (
+                mover, seeds(self.kept), mover, other, self.left)
+        return "nothing to capture now: keeps %s on %s's side" % (seeds(self.kept), mover)
+
+
+def why(game, move):
+    """The `Reason` `move` (legal in `game`) is good for the player to move."""
     mover = game.to_move
     other = 1 - mover
     child = game.copy()
     child.push(move)
     if child.over:
-        scores = child.scores
-        if scores[mover] == scores[other]:
-            return "ends the game in a draw, %d-%d" % (scores[mover], scores[other])
-        result = "wins" if scores[mover] > scores[other] else "loses"
-        return "ends the game: %s %s %d-%d" % (SIDES[mover], result, scores[mover],
-                                                scores[other])
+        scores = [child.scores[mover], child.scores[other]]
+        kind = (ENDS_DRAW if scores[0] == scores[1] else
+                ENDS_WON if scores[0] > scores[1] else ENDS_LOST)
+        return Reason(kind, mover, scores)
     taken = child.captured[mover] - game.captured[mover]
     if taken > 0:
-        return "captures %s" % seeds(taken)
+        return Reason(CAPTURES, mover, seeds=taken)
     owned = len([owner for owner in child.uur if owner == mover])
     if owned > len([owner for owner in game.uur if owner == mover]):
-        return "makes an Uur"
+        return Reason(MAKES_UUR, mover)
     before = threat(game)
     after = best_gain(child) if child.to_move == other else 0
     if before > after:
-        if after:
-            return "denies %s a capture of %d (leaves one of %d)" % (SIDES[other], before, after)
-        return "denies %s a capture of %d" % (SIDES[other], before)
+        return Reason(DENIES, mover, threat=before, left=after)
     n = game.rules.n
     kept = sum(child.pits[mover * n:mover * n + n])
-    if not kept:
-        return "nothing to capture now: the search's best move"
-    if after:
-        return "nothing to capture now: %s keeps %s on %s's side, %s can take %d" % (
-            SIDES[mover], seeds(kept), SIDES[mover], SIDES[other], after)
-    return "nothing to capture now: keeps %s on %s's side" % (seeds(kept), SIDES[mover])
+    return Reason(QUIET, mover, kept=kept, left=after if kept else 0)
+
+
+def reason(game, move):
+    """One English line saying what `move` (legal in `game`) does for the player to move."""
+    return why(game, move).english()
 
 
 def hint(game, searcher=None):

@@ -45,6 +45,7 @@ from controller.sensing import Calibration, CountingSensor
 from controller.sensing.activity import ActivitySensor
 from controller.session import FileStorage, Session
 from controller.board.view import event_words, board_view
+from controller.languages import _, every_language
 from controller.guide.events import MISTAKE, SENSOR_FAULT, TO_SET
 from controller.session.loop import HINT, NEW_GAME, UNDO, BoardLoop, Sound
 from controller.session.session import SessionError
@@ -141,8 +142,9 @@ class Runner:
 
     @property
     def hint_reason(self) -> str | None:
-        """Why the hint on show is a good move."""
-        return self.loop.hint_reason
+        """Why the hint on show is a good move, in English (the log's words)."""
+        reason = self.loop.hint_reason
+        return None if reason is None else reason.english(self.players)
 
     def step(self) -> None:
         frames, presses = self.io.read()
@@ -199,8 +201,11 @@ class Runner:
         board's view (controller.board.view.board_view: players, captured seeds, scores, whose
         turn, the moves, the hint, a match's set-up, faults), the recent events in words
         (`events`), and why the board has no game yet (`waiting`, None once it has one)."""
-        state = board_view(self.session, self.players, self.hint_reason)
-        state.update(type="state", waiting=self.waiting, events=list(self.said))
+        state = every_language(lambda: board_view(self.session, self.players,
+                                                  self.loop.hint_reason))
+        waiting = self.waiting
+        state.update(type="state", events=list(self.said),
+                     waiting=None if waiting is None else every_language(lambda: _(waiting)))
         return state
 
     def press(self, button: str) -> None:
@@ -263,7 +268,8 @@ class Runner:
     def _events(self) -> None:
         for event in self.loop.react():
             self.events.append(event)
-            text = event_words(event, self.session, self.players)
+            # said in every language (pages in different ones may read it); logged in English
+            text = every_language(lambda: event_words(event, self.session, self.players))
             if text:
                 self.said.append(text)
                 self.said_count += 1

@@ -31,9 +31,12 @@ from controller.guide.events import (ARRANGED, BOARD_MATCHES, CONFIRMED, DIFFERE
                                      SKIP_OFFERED, SKIPPED, STEP_DONE, TO_SET, WRONG_PIT)
 from controller.guide.setup import ARRANGE, COPY, PLACE
 from controller.rules.match import MATCH_SHORT
-from controller.rules import SIDES, Step, place_words, record
+from controller.rules import SIDES, Step, record
+from controller.languages import N_, _, ngettext
+from controller.ai import hints
 
 if TYPE_CHECKING:
+    from controller.ai.hints import Reason
     from controller.guide.setup import HandSetup
     from controller.rules.match import Match
     from controller.rules import Game
@@ -43,7 +46,8 @@ if TYPE_CHECKING:
 class Controls:
     """How a surface tells a person to use its controls, inside the words of an event:
     `confirm`, to vouch for a place whose sensor is faulty ("press confirm"), and `skip`, the
-    offer of a long relay's result ("press confirm to skip ahead to the move's result")."""
+    offer of a long relay's result ("press confirm to skip ahead to the move's result"). Both
+    are marked with `N_` and said in the language in use."""
 
     __slots__ = ("confirm", "skip")
 
@@ -53,8 +57,31 @@ class Controls:
 
 
 # a physical board: one confirm button does both (controller.session.loop.BoardLoop.confirm)
-BOARD_CONTROLS = Controls("press confirm",
-                          "press confirm to skip ahead to the move's result")
+BOARD_CONTROLS = Controls(N_("press confirm"),
+                          N_("press confirm to skip ahead to the move's result"))
+
+
+def side_names() -> tuple[str, str]:
+    """South and North, in the language in use."""
+    return (_("South"), _("North"))
+
+
+def _named(players: tuple[str, str] | list | None) -> tuple[str, str]:
+    # the players' own names, or South and North in the language in use
+    if players is None or tuple(players) == SIDES:
+        return side_names()
+    return (players[0], players[1])
+
+
+def place_name(place: int, n: int, players: tuple[str, str] | None = None) -> str:
+    """A place as the players name it, in the language in use: "South's pit 3", "North's
+    store" (pits 0..2n-1, then South's and North's store; `players`: their names, else South
+    and North). controller.rules.place_words says the same in English for logs and the
+    portable core."""
+    players = _named(players)
+    if place >= 2 * n:
+        return _("%(player)s's store") % {"player": players[place - 2 * n]}
+    return _("%(player)s's pit %(pit)d") % {"player": players[place // n], "pit": place % n + 1}
 
 
 def moves_text(game: Game) -> str:
@@ -66,50 +93,71 @@ def moves_text(game: Game) -> str:
 def result_words(scores: list[int], players: tuple[str, str] = SIDES) -> str:
     """How a game with these final scores ended: "Amina wins, 30 to 18", "a draw, 24 to 24"
     (the higher score wins, as `Game.winner` says)."""
+    players = _named(players)
     if scores[0] == scores[1]:
-        who = "a draw"
-    else:
-        who = "%s wins" % players[0 if scores[0] > scores[1] else 1]
-    return "%s, %d to %d" % (who, scores[0], scores[1])
+        return _("a draw, %(south)d to %(north)d") % {"south": scores[0], "north": scores[1]}
+    return _("%(player)s wins, %(south)d to %(north)d") % {
+        "player": players[0 if scores[0] > scores[1] else 1],
+        "south": scores[0], "north": scores[1]}
 
 
 def setup_words(setup: HandSetup, players: tuple[str, str] = SIDES) -> str:
     """What the players do now to set up a match's next hand (controller.guide.setup)."""
+    players = _named(players)
     arranger, other = players[setup.arranger], players[setup.other]
     keep = setup.holdings[setup.other]
     if setup.phase == ARRANGE:
-        text = ("%s takes all %d seeds from their store and places them in their own pits, "
-                "one at least in each, as they like; %s waits" % (
-                    arranger, setup.holdings[setup.arranger], other))
+        text = _("%(arranger)s takes all %(seeds)d seeds from their store and places them in "
+                 "their own pits, one at least in each, as they like; %(other)s waits") % {
+                     "arranger": arranger, "seeds": setup.holdings[setup.arranger],
+                     "other": other}
     else:
         row = setup.rows[setup.arranger]
         keep -= sum(row)
         if setup.phase == COPY:
-            text = "%s copies %s's pits, pit for pit: %s" % (
-                other, arranger, ", ".join(str(count) for count in row))
+            text = _("%(other)s copies %(arranger)s's pits, pit for pit: %(row)s") % {
+                "other": other, "arranger": arranger,
+                "row": ", ".join(str(count) for count in row)}
         elif setup.phase == PLACE:
-            text = "%s places %d seeds in their own pits, one at least in each, as they like" % (
-                other, sum(row))
+            text = _("%(other)s places %(seeds)d seeds in their own pits, one at least in "
+                     "each, as they like") % {"other": other, "seeds": sum(row)}
         else:
-            return "the next hand is set"
-        text += "; %d stay%s in their store" % (keep, "s" if keep == 1 else "")
-    wrong = ["%s: %d too %s" % (place_words(place, setup.n, players), abs(diff),
-                                "many" if diff > 0 else "few")
+            return _("the next hand is set")
+        text += ngettext("; %(n)d stays in their store", "; %(n)d stay in their store",
+                         keep) % {"n": keep}
+    wrong = [_off_by(place, diff, setup.n, players, short=True)
              for place, diff in sorted(setup.wrong.items())]
     return text + (" (%s)" % "; ".join(wrong) if wrong else "")
 
 
+def _off_by(place: int, diff: int, n: int, players: tuple[str, str], short: bool) -> str:
+    # "South's pit 3 has 2 too many" ("South's pit 3: 2 too many", short): a place's count
+    # off by diff (+ too many, - too few)
+    where = place_name(place, n, players)
+    if short:
+        text = (ngettext("%(place)s: %(n)d too many", "%(place)s: %(n)d too many", diff)
+                if diff > 0 else
+                ngettext("%(place)s: %(n)d too few", "%(place)s: %(n)d too few", -diff))
+    else:
+        text = (ngettext("%(place)s has %(n)d too many", "%(place)s has %(n)d too many", diff)
+                if diff > 0 else
+                ngettext("%(place)s has %(n)d too few", "%(place)s has %(n)d too few", -diff))
+    return text % {"place": where, "n": abs(diff)}
+
+
 def fault_words(place: int, why: str, n: int, players: tuple[str, str] = SIDES,
                 controls: Controls = BOARD_CONTROLS) -> str:
-    """A faulty sensor, where, why and what to do about it."""
-    return "the sensor of %s is faulty (%s): do its steps by hand and %s" % (
-        place_words(place, n, players), why, controls.confirm)
+    """A faulty sensor, where, why (the sensing's own diagnosis, for the maker: not
+    translated) and what to do about it."""
+    return _("the sensor of %(place)s is faulty (%(why)s): do its steps by hand and "
+             "%(confirm)s") % {"place": place_name(place, n, players), "why": why,
+                               "confirm": _(controls.confirm)}
 
 
 def difference_words(diff: dict, n: int, players: tuple[str, str] = SIDES) -> str:
     """{place: seeds too many (+) or too few (-)} in words, place by place."""
-    return ", ".join("%s has %d too %s" % (place_words(place, n, players), abs(seeds),
-                                            "many" if seeds > 0 else "few")
+    players = _named(players)
+    return ", ".join(_off_by(place, seeds, n, players, short=False)
                      for place, seeds in sorted(diff.items()))
 
 
@@ -122,42 +170,50 @@ def step_words(session: Session, done: int, players: tuple[str, str] = SIDES) ->
     if script is None or not 0 < done <= len(script):
         return None
     n = guide.game.rules.n
+    players = _named(players)
     who = players[guide.mover]
+
+    def where(place: int) -> str:
+        return place_name(place, n, players)
+
     step = script[done - 1]
     kind = step[0]
     said = []
     if kind == Step.PICK and done > 1:      # the last seed fell into a full pit: sow on
-        said.append("relay: %s lifts %d from %s" % (who, step[2], place_words(step[1], n,
-                                                                               players)))
+        said.append(_("relay: %(player)s lifts %(seeds)d from %(place)s") % {
+            "player": who, "seeds": step[2], "place": where(step[1])})
     elif kind == Step.CAPTURE:
         before = script[done - 2] if done > 1 else None
         if (step[2] == 1 and before is not None and before[0] == Step.CAPTURE
                 and before[1] == 2 * n - 1 - step[1]):
             # the seed that made the capture, from the pit facing the one captured
-            said.append("%s takes the capturing seed too, from %s" % (
-                who, place_words(step[1], n, players)))
+            said.append(_("%(player)s takes the capturing seed too, from %(place)s") % {
+                "player": who, "place": where(step[1])})
         else:
-            said.append("%s captures %d from %s" % (who, step[2],
-                                                    place_words(step[1], n, players)))
+            said.append(_("%(player)s captures %(seeds)d from %(place)s") % {
+                "player": who, "seeds": step[2], "place": where(step[1])})
     elif kind == Step.UUR:
-        said.append("Uur! %s and %s are %s's now" % (place_words(step[1], n, players),
-                                                     place_words(step[2], n, players), who))
+        said.append(_("Uur! %(from)s and %(to)s are %(player)s's now") % {
+            "from": where(step[1]), "to": where(step[2]), "player": who})
     elif kind == Step.COLLECT:
-        # a pit of the other row is the owner's Uur: its seeds are the owner's
-        uur = " (%s's Uur)" % players[step[3]] if (step[1] < n) != (step[3] == 0) else ""
-        said.append("%d from %s%s go to %s's store" % (
-            step[2], place_words(step[1], n, players), uur, players[step[3]]))
+        values = {"seeds": step[2], "place": where(step[1]), "owner": players[step[3]]}
+        if (step[1] < n) != (step[3] == 0):
+            # a pit of the other row is the owner's Uur: its seeds are the owner's
+            said.append(_("%(seeds)d from %(place)s (%(owner)s's Uur) go to %(owner)s's "
+                          "store") % values)
+        else:
+            said.append(_("%(seeds)d from %(place)s go to %(owner)s's store") % values)
     if done < len(script) and kind != script[done][0]:
         # what the next step asks, when it is more than a seed to drop or a pit to lift
         after = script[done]
         if after[0] == Step.UUR:
-            said.append("Uur! %s moves one seed from %s to %s" % (
-                who, place_words(after[2], n, players), place_words(after[1], n, players)))
+            said.append(_("Uur! %(player)s moves one seed from %(from)s to %(to)s") % {
+                "player": who, "from": where(after[2]), "to": where(after[1])})
         elif after[0] == Step.CAPTURE:
-            said.append("%s captures: empty %s into %s's store" % (
-                who, place_words(after[1], n, players), who))
+            said.append(_("%(player)s captures: empty %(place)s into %(player)s's store") % {
+                "player": who, "place": where(after[1])})
         elif after[0] == Step.COLLECT:
-            said.append("the game is over: the seeds left go to their owners' stores")
+            said.append(_("the game is over: the seeds left go to their owners' stores"))
     return "; ".join(said) or None
 
 
@@ -179,13 +235,13 @@ def move_summary(script: list | None) -> str:
             uurs += 1
     if not drops:
         return ""
-    words = ": %d seed%s sown" % (drops, "" if drops == 1 else "s")
+    words = ngettext(": %(n)d seed sown", ": %(n)d seeds sown", drops) % {"n": drops}
     if laps > 1:
-        words += ", %d relay%s" % (laps - 1, "" if laps == 2 else "s")
+        words += ngettext(", %(n)d relay", ", %(n)d relays", laps - 1) % {"n": laps - 1}
     if captured:
-        words += ", %d captured" % captured
+        words += _(", %(n)d captured") % {"n": captured}
     if uurs:
-        words += ", an Uur made"
+        words += _(", an Uur made")
     return words
 
 
@@ -199,12 +255,13 @@ def score_words(scores: list[int], script: list | None,
             gathered[step[3]] += step[2]
     if not gathered[0] and not gathered[1]:
         return ""
+    players = _named(players)
     parts = []
     for side in (0, 1):
-        text = "%s: %d captured" % (players[side], scores[side] - gathered[side])
-        if gathered[side]:
-            text += " + %d at the end" % gathered[side]
-        parts.append(text)
+        values = {"player": players[side], "captured": scores[side] - gathered[side],
+                  "end": gathered[side]}
+        parts.append(_("%(player)s: %(captured)d captured + %(end)d at the end") % values
+                     if gathered[side] else _("%(player)s: %(captured)d captured") % values)
     return " (%s)" % "; ".join(parts)
 
 
@@ -212,19 +269,25 @@ def match_words(match: Match, players: tuple[str, str] = SIDES) -> str:
     """How a match that is over ended, from what each player held after its last hand:
     "South wins the match: North holds 4 seeds, too few to fill a row", "North wins the
     match: after 3 hands North holds 30 seeds, South 18"."""
+    players = _named(players)
     held = match.held()[-1]
     hands = len(match.games)
     if match.winner is None:
-        return "the match is a draw: after %d hand%s each holds %d seeds" % (
-            hands, "" if hands == 1 else "s", held[0])
+        return ngettext("the match is a draw: after %(n)d hand each holds %(seeds)d seeds",
+                        "the match is a draw: after %(n)d hands each holds %(seeds)d seeds",
+                        hands) % {"n": hands, "seeds": held[0]}
     loser = 1 - match.winner
-    words = "%s wins the match: " % players[match.winner]
+    values = {"winner": players[match.winner], "loser": players[loser], "n": hands,
+              "won": held[match.winner], "lost": held[loser]}
     if match.end_reason == MATCH_SHORT:
-        return words + "%s holds %d seed%s, too few to fill a row" % (
-            players[loser], held[loser], "" if held[loser] == 1 else "s")
-    return words + "after %d hand%s %s holds %d seeds, %s %d" % (
-        hands, "" if hands == 1 else "s", players[match.winner], held[match.winner],
-        players[loser], held[loser])
+        return ngettext("%(winner)s wins the match: %(loser)s holds %(lost)d seed, too few to "
+                        "fill a row",
+                        "%(winner)s wins the match: %(loser)s holds %(lost)d seeds, too few "
+                        "to fill a row", held[loser]) % values
+    return ngettext("%(winner)s wins the match: after %(n)d hand %(winner)s holds %(won)d "
+                    "seeds, %(loser)s %(lost)d",
+                    "%(winner)s wins the match: after %(n)d hands %(winner)s holds %(won)d "
+                    "seeds, %(loser)s %(lost)d", hands) % values
 
 
 def variant_words(title: str) -> str:
@@ -244,74 +307,122 @@ def event_words(event: tuple, session: Session, players: tuple[str, str] = SIDES
     kind = event[0]
     guide = session.guide
     n = guide.game.rules.n
+    players = _named(players)
 
     def where(place: int) -> str:
-        return place_words(place, n, players)
+        return place_name(place, n, players)
 
     if kind == MOVE_STARTED:
-        return "%s lifts pit %d" % (players[guide.mover], event[1])
+        return _("%(player)s lifts pit %(pit)d") % {"player": players[guide.mover],
+                                                    "pit": event[1]}
     if kind == STEP_DONE:
         return step_words(session, event[1], players)
     if kind == MOVE_DONE:
-        return "%s played pit %d%s" % (players[guide.mover], event[1],
-                                       move_summary(guide.script))
+        return _("%(player)s played pit %(pit)d%(summary)s") % {
+            "player": players[guide.mover], "pit": event[1],
+            "summary": move_summary(guide.script)}
     if kind == MISTAKE:
         what = event[1]
         if what == WRONG_PIT:
-            return "a seed went into %s: it belongs in %s" % (where(event[2]), where(event[3]))
+            return _("a seed went into %(place)s: it belongs in %(right)s") % {
+                "place": where(event[2]), "right": where(event[3])}
         if what == DIFFERENCE:
-            return "the board differs: " + difference_words(event[2], n, players)
+            return _("the board differs: %(places)s") % {
+                "places": difference_words(event[2], n, players)}
         if what == ILLEGAL_PIT:
-            return "a hand went into %s, which cannot be played now: lift a lit pit" % (
-                where(event[2]))
+            return _("a hand went into %(place)s, which cannot be played now: lift a lit "
+                     "pit") % {"place": where(event[2])}
         if what == OUTSIDE_SCRIPT:
-            return "a hand went into %s, where this move does not go" % where(event[2])
-        return "a mistake at %s" % where(event[2])
+            return _("a hand went into %(place)s, where this move does not go") % {
+                "place": where(event[2])}
+        return _("a mistake at %(place)s") % {"place": where(event[2])}
     if kind == MISTAKE_CLEARED:
         # the mistake's line must not stay the last word once it is put right
         if event[1] is None:
-            return "put right: the board agrees again"
-        return "put right at %s" % where(event[1])
+            return _("put right: the board agrees again")
+        return _("put right at %(place)s") % {"place": where(event[1])}
     if kind == TO_SET:
-        return "to set the board: " + difference_words(event[1], n, players)
+        return _("to set the board: %(places)s") % {
+            "places": difference_words(event[1], n, players)}
     if kind == SENSOR_FAULT:
         return fault_words(event[1], event[2], n, players, controls)
     if kind == CONFIRMED:
-        return "confirmed by hand: %s" % where(event[1])
+        return _("confirmed by hand: %(place)s") % {"place": where(event[1])}
     if kind == SKIP_OFFERED:
-        return "a long relay: %s" % controls.skip
+        return _("a long relay: %(skip)s") % {"skip": _(controls.skip)}
     if kind == SKIP_AHEAD:
-        return "skip ahead: set every lit place to its count"
+        return _("skip ahead: set every lit place to its count")
     if kind == SKIPPED:
-        return "skipped to the end of pit %d's move" % event[1]
+        return _("skipped to the end of pit %(pit)d's move") % {"pit": event[1]}
     if kind == MOVE_TAKEN_BACK:
-        return "pit %d taken back: put the seeds back as the LEDs show" % event[1]
+        return _("pit %(pit)d taken back: put the seeds back as the LEDs show") % {
+            "pit": event[1]}
     if kind == MOVE_ABANDONED:
-        return "the move in progress is taken back: put the seeds back"
+        return _("the move in progress is taken back: put the seeds back")
     if kind == BOARD_MATCHES:
-        return "the board matches again"
+        return _("the board matches again")
     if kind == PASSED:
-        return "%s has no stones and passes" % players[event[1]]
+        return _("%(player)s has no stones and passes") % {"player": players[event[1]]}
     if kind == GAME_OVER:
-        return "game over: %s%s" % (result_words(event[1], players),
-                                    score_words(event[1], guide.script, players))
+        return _("game over: %(result)s%(scores)s") % {
+            "result": result_words(event[1], players),
+            "scores": score_words(event[1], guide.script, players)}
     if kind == HAND_OVER:
-        return "the hand is over: %s holds %d seeds, %s %d" % (
-            players[0], event[1][0], players[1], event[1][1])
+        return _("the hand is over: %(south)s holds %(south_seeds)d seeds, %(north)s "
+                 "%(north_seeds)d") % {"south": players[0], "south_seeds": event[1][0],
+                                       "north": players[1], "north_seeds": event[1][1]}
     if kind == MATCH_OVER:
         if session.match is not None and session.match.over:
             return match_words(session.match, players)
-        return "the match is over: %s" % (
-            "a draw" if event[1] is None else "%s wins" % players[event[1]])
+        if event[1] is None:
+            return _("the match is over: a draw")
+        return _("the match is over: %(player)s wins") % {"player": players[event[1]]}
     if kind == ARRANGED:
-        return "%s arranged their pits: %s" % (players[event[1]], ", ".join(map(str, event[2])))
+        return _("%(player)s arranged their pits: %(row)s") % {
+            "player": players[event[1]], "row": ", ".join(map(str, event[2]))}
     if kind == HAND_READY:
-        return "the next hand is set: it starts"
+        return _("the next hand is set: it starts")
     return None
 
 
+def reason_words(reason: Reason, players: tuple[str, str] | None = None) -> str:
+    """Why a hint's move is good (controller.ai.hints.why), in the language in use:
+    "captures 7 seeds", "denies North a capture of 5"."""
+    players = _named(players)
+    kind = reason.kind
+    values = {"mover": players[reason.mover], "other": players[reason.other],
+              "n": reason.seeds, "threat": reason.threat, "left": reason.left,
+              "kept": reason.kept}
+    if reason.scores is not None:
+        values.update(mine=reason.scores[0], theirs=reason.scores[1])
+    if kind == hints.ENDS_DRAW:
+        return _("ends the game in a draw, %(mine)d-%(theirs)d") % values
+    if kind == hints.ENDS_WON:
+        return _("ends the game: %(mover)s wins %(mine)d-%(theirs)d") % values
+    if kind == hints.ENDS_LOST:
+        return _("ends the game: %(mover)s loses %(mine)d-%(theirs)d") % values
+    if kind == hints.CAPTURES:
+        return ngettext("captures %(n)d seed", "captures %(n)d seeds", reason.seeds) % values
+    if kind == hints.MAKES_UUR:
+        return _("makes an Uur")
+    if kind == hints.DENIES:
+        if reason.left:
+            return _("denies %(other)s a capture of %(threat)d (leaves one of %(left)d)") % values
+        return _("denies %(other)s a capture of %(threat)d") % values
+    if not reason.kept:
+        return _("nothing to capture now: the search's best move")
+    if reason.left:
+        return ngettext("nothing to capture now: %(mover)s keeps %(kept)d seed on their side, "
+                        "%(other)s can take %(left)d",
+                        "nothing to capture now: %(mover)s keeps %(kept)d seeds on their side, "
+                        "%(other)s can take %(left)d", reason.kept) % values
+    return ngettext("nothing to capture now: keeps %(kept)d seed on %(mover)s's side",
+                    "nothing to capture now: keeps %(kept)d seeds on %(mover)s's side",
+                    reason.kept) % values
+
+
 def board_view(session: Session, players: tuple[str, str] = SIDES,
-               hint_reason: str | None = None,
+               hint_reason: Reason | None = None,
                controls: Controls = BOARD_CONTROLS) -> dict:
     """What every page draws of the board, as JSON-ready data:
 
@@ -337,13 +448,14 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
     winner = game.winner() if over else None
     hint = guide.hint if guide.phase == AWAIT else None
     match = session.match
+    players = _named(players)
     return {
         "variant": game.rules.name,
         "title": game.rules.variant.title,
         "name": variant_words(game.rules.variant.title),
         "n": n,
         "players": list(players),
-        "place_names": [place_words(place, n, players) for place in range(guide.size)],
+        "place_names": [place_name(place, n, players) for place in range(guide.size)],
         "phase": "setup" if setup is not None else guide.phase,
         "to_move": None if over or setup is not None else (
             guide.mover if moving else game.to_move),
@@ -355,8 +467,11 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
         "result": result_words(game.scores, players) if over else None,
         "moves": moves_text(game),
         "hint": hint,
-        "hint_words": None if hint is None else "%s lifts pit %d%s" % (
-            players[game.to_move], hint, ": " + hint_reason if hint_reason else ""),
+        "hint_words": None if hint is None else (
+            _("%(player)s lifts pit %(pit)d: %(reason)s") if hint_reason else
+            _("%(player)s lifts pit %(pit)d")) % {
+                "player": players[game.to_move], "pit": hint,
+                "reason": reason_words(hint_reason, players) if hint_reason else None},
         "can_hint": guide.phase == AWAIT and setup is None,
         "skip_offered": guide.phase == SOWING and guide.skip_offered,
         "match_hand": None if match is None else len(match.games),
@@ -366,12 +481,12 @@ def board_view(session: Session, players: tuple[str, str] = SIDES,
         "match_result": match_words(match, players) if match is not None and match.over
         else None,
         "setup": None if setup is None else setup_words(setup, players),
-        "faults": [{"place": place, "where": place_words(place, n, players), "why": why,
+        "faults": [{"place": place, "where": place_name(place, n, players), "why": why,
                     "words": fault_words(place, why, n, players, controls)}
                    for place, why in enumerate(guide.faults) if why],
     }
 
 
-__all__ = ["Controls", "BOARD_CONTROLS", "board_view", "difference_words", "event_words",
-           "fault_words", "match_words", "move_summary", "score_words", "step_words",
+__all__ = ["Controls", "BOARD_CONTROLS", "board_view", "place_name", "side_names", "difference_words", "event_words",
+           "fault_words", "match_words", "move_summary", "reason_words", "score_words", "step_words",
            "moves_text", "result_words", "setup_words"]

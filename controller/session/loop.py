@@ -84,7 +84,8 @@ class BoardLoop:
         self.hint_level = hint_level
         self.hint_reasons = hint_reasons
         self.compact = compact
-        self.hint_reason = None         # why the hint on show is a good move (hint_reasons)
+        self.hint_reason = None         # why the hint on show is a good move (hint_reasons):
+                                        # a controller.ai.hints.Reason
         self.calibration_due = False    # a move completed: the load cells' zeros are worth
         #                                 keeping (the board clears this when it has)
         self.recent = []                # the last RECENT events, newest last
@@ -214,8 +215,8 @@ class BoardLoop:
             return False
         move = self.hint_move(game)
         if self.hint_reasons:
-            from ..ai.hints import reason
-            self.hint_reason = reason(game, move)
+            from ..ai.hints import why
+            self.hint_reason = why(game, move)
         session.guide.show_hint(move)
         return True
 

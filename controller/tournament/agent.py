@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from controller.languages import N_
 from controller.rules import RulesError
 from controller.rules.record import write_game, write_match
 from controller.rules import place_words
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 
 AGENT_FILE = "tournament-game.json"
 JOURNAL = "journal.jsonl"           # the board's journal, as `layli run` keeps it
-WAITING = "waiting for the tournament to give this table a game"
+WAITING = N_("waiting for the tournament to give this table a game")
 
 
 def join(runner: Runner, table_id: str, url: str, password: str, state_dir: Path,

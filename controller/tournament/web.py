@@ -38,6 +38,11 @@ credentials the browser keeps for this one.
 
 Everything that reads or writes the store runs in Starlette's thread pool, so a slow disk
 never holds up the WebSocket feed.
+
+The pages speak their reader's language (docs/translations.md): live.html, table.html and
+arbiter.html are Jinja2 templates (controller.web.pages), each request and the WebSocket run in
+the language `LanguageMiddleware` picks, and so do the refusals (the ``error``) this module
+words. What the exports, the records and the store hold is not translated.
 """
 
 from __future__ import annotations
@@ -56,12 +61,14 @@ from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from controller.languages import N_, _, ngettext
 from controller.rules import Game
 from controller.rules.record import quote as quoted      # PGN's escaping of a tag value
 from controller.rules.record import write_game
@@ -71,19 +78,23 @@ from controller.tournament.exports import export_csv as csv_of, export_json as j
 from controller.tournament.exports import result_json, retirement_json   # as the exports write
 from controller.tournament.rows import (Correction, Event, GameRow, StoreError, result_text)
 from controller.web.companion import STATIC as SHARED_STATIC
+from controller.web.pages import SHARED as PAGES_SHARED
+from controller.web.pages import LanguageMiddleware, Pages
 
 STATIC = Path(__file__).parent / "static"
 STYLE = SHARED_STATIC / "style.css"         # the look every page of the project shares
 PLACES = SHARED_STATIC / "places.js"        # where a board's places are drawn, on every page
+WORDS = PAGES_SHARED / "words.js"           # the page scripts' words in the reader's language
+PAGES = Pages(STATIC)                       # live.html, table.html, arbiter.html: templates
 
 REALM = "layli arbiter"
 MAX_BODY = 64 * 1024        # bytes: an arbiter's request is a few hundred
 MAX_REASON = 500            # characters of a correction's reason
 REJECTED_SHOWN = 100        # the newest rejected messages on the arbiter's page
 
-OFF = ("the arbiter's pages are off: this server was started without arbiters. Give it at "
-       "least one arbiter's name and password (create_app(server, arbiters={name: password})) "
-       "to turn them on.")
+OFF = N_("the arbiter's pages are off: this server was started without arbiters. Give it at "
+         "least one arbiter's name and password (create_app(server, arbiters={name: password})) "
+         "to turn them on.")
 
 
 class RequestError(ValueError):
@@ -102,55 +113,59 @@ def _shown(value: Any) -> str:
 
 def _game(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value:
-        raise RequestError("%r must be a game id such as \"event/r1/b1\", not %s"
-                           % (key, _shown(value)))
+        raise RequestError(_("%(key)s must be a game id such as \"event/r1/b1\", not %(value)s")
+                           % {"key": repr(key), "value": _shown(value)})
     return value
 
 
 def _points(value: Any, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value not in POINTS:
-        raise RequestError("%r (South's points) must be 1, 0.5 or 0, not %s"
-                           % (key, _shown(value)))
+        raise RequestError(_("%(key)s (South's points) must be 1, 0.5 or 0, not %(value)s")
+                           % {"key": repr(key), "value": _shown(value)})
     return float(value)
 
 
 def _seeds(value: Any, key: str) -> int:
     if type(value) is not int or value < 0:
-        raise RequestError("%r must be a whole number of seeds >= 0, not %s"
-                           % (key, _shown(value)))
+        raise RequestError(_("%(key)s must be a whole number of seeds >= 0, not %(value)s")
+                           % {"key": repr(key), "value": _shown(value)})
     return value
 
 
-def _reason(value: Any, key: str, why: str = "the result is corrected") -> str:
+def _reason(value: Any, key: str,
+            empty: str = N_("%(key)s must say why the result is corrected, not %(value)s")
+            ) -> str:
+    """A reason the arbiter gave; `empty` (marked, translated here) says what a missing one
+    should have said."""
     if not isinstance(value, str) or not value.strip():
-        raise RequestError("%r must say why %s, not %s" % (key, why, _shown(value)))
+        raise RequestError(_(empty) % {"key": repr(key), "value": _shown(value)})
     if len(value) > MAX_REASON:
-        raise RequestError("%r is %d characters long, more than %d"
-                           % (key, len(value), MAX_REASON))
+        raise RequestError(_("%(key)s is %(length)d characters long, more than %(most)d")
+                           % {"key": repr(key), "length": len(value), "most": MAX_REASON})
     if any(ord(char) < 32 and char not in "\t\n" for char in value):
-        raise RequestError("%r has a control character" % key)
+        raise RequestError(_("%(key)s has a control character") % {"key": repr(key)})
     return value.strip()
 
 
 def _move_reason(value: Any, key: str) -> str:
-    return _reason(value, key, "the game moves")
+    return _reason(value, key, N_("%(key)s must say why the game moves, not %(value)s"))
 
 
 def _retire_reason(value: Any, key: str) -> str:
-    return _reason(value, key, "the table is retired")
+    return _reason(value, key, N_("%(key)s must say why the table is retired, not %(value)s"))
 
 
 def _table(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value:
-        raise RequestError("%r must be a table id such as \"table-3\", not %s"
-                           % (key, _shown(value)))
+        raise RequestError(_("%(key)s must be a table id such as \"table-3\", not %(value)s")
+                           % {"key": repr(key), "value": _shown(value)})
     return value
 
 
 def _round(value: Any, key: str) -> int:
     if type(value) is not int or value < 1:
-        raise RequestError("%r must be the number of the round to pair (1, 2, ...), not %s"
-                           % (key, _shown(value)))
+        raise RequestError(_("%(key)s must be the number of the round to pair (1, 2, ...), "
+                             "not %(value)s") % {"key": repr(key), "value": _shown(value)})
     return value
 
 
@@ -166,29 +181,37 @@ RETURN: dict[str, Check] = {"table": _table}
 def read_body(body: bytes, content_type: str | None, keys: dict[str, Check]) -> dict[str, Any]:
     """The checked fields of an arbiter's request: a JSON object with exactly `keys`, each
     passing its check; RequestError names the first thing wrong."""
-    if (content_type or "").split(";")[0].strip().lower() != "application/json":
-        raise RequestError("the request's Content-Type must be application/json, not %s"
-                           % (content_type or "missing"))
+    if not content_type:
+        raise RequestError(_("the request's Content-Type must be application/json, not missing"))
+    if content_type.split(";")[0].strip().lower() != "application/json":
+        raise RequestError(_("the request's Content-Type must be application/json, not %(type)s")
+                           % {"type": content_type})
     if len(body) > MAX_BODY:
-        raise RequestError("the request is more than %d bytes" % MAX_BODY)
+        raise RequestError(_("the request is more than %(most)d bytes") % {"most": MAX_BODY})
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
-        raise RequestError("the request is not JSON: %s" % error) from None
+        raise RequestError(_("the request is not JSON: %(error)s") % {"error": error}) from None
     if not isinstance(data, dict):
-        raise RequestError("the request must be a JSON object with %s, not %s"
-                           % (", ".join(keys), _shown(data)))
+        raise RequestError(_("the request must be a JSON object with %(keys)s, not %(value)s")
+                           % {"keys": ", ".join(keys), "value": _shown(data)})
     unknown = [key for key in data if key not in keys]
     missing = [key for key in keys if key not in data]
-    problems = []
+    values = {"unknown": ", ".join(_shown(key) for key in unknown),
+              "missing": ", ".join(_shown(key) for key in missing), "keys": ", ".join(keys)}
+    if unknown and missing:
+        raise RequestError(ngettext(
+            "unknown key %(unknown)s; missing %(missing)s (the request takes exactly %(keys)s)",
+            "unknown keys %(unknown)s; missing %(missing)s (the request takes exactly %(keys)s)",
+            len(unknown)) % values)
     if unknown:
-        problems.append("unknown key%s %s" % ("s" if len(unknown) > 1 else "",
-                                               ", ".join(_shown(key) for key in unknown)))
+        raise RequestError(ngettext(
+            "unknown key %(unknown)s (the request takes exactly %(keys)s)",
+            "unknown keys %(unknown)s (the request takes exactly %(keys)s)",
+            len(unknown)) % values)
     if missing:
-        problems.append("missing %s" % ", ".join(_shown(key) for key in missing))
-    if problems:
-        raise RequestError("%s (the request takes exactly %s)" % (
-            "; ".join(problems), ", ".join(keys)))
+        raise RequestError(_("missing %(missing)s (the request takes exactly %(keys)s)")
+                           % values)
     return {key: check(data[key], key) for key, check in keys.items()}
 
 
@@ -255,8 +278,13 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
     latest = store.last_round()
     shown = latest if round is None else round
     if round is not None and not 1 <= round <= latest:
-        paired = "none yet" if not latest else "1" if latest == 1 else "1 to %d" % latest
-        raise RequestError("round %d is not paired (rounds paired: %s)" % (round, paired))
+        if not latest:
+            refusal = _("round %(round)d is not paired (rounds paired: none yet)")
+        elif latest == 1:
+            refusal = _("round %(round)d is not paired (rounds paired: 1)")
+        else:
+            refusal = _("round %(round)d is not paired (rounds paired: 1 to %(latest)d)")
+        raise RequestError(refusal % {"round": round, "latest": latest})
     names = {player.number: player.name for player in store.players()}
     retired = store.retired()
     games = [{
@@ -384,15 +412,19 @@ class LivePages:
         self.store = server.store
 
     async def live_page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "live.html")
+        return PAGES.response("live.html")
 
     async def table_page(self, request: Request) -> Response:
         table = request.path_params["table"]
         known = [row.id for row in await run_in_threadpool(self.store.tables)]
         if table not in known:
-            return PlainTextResponse("no table %r at this event (its tables: %s)" % (
-                table, ", ".join(known) or "none"), 404)
-        return FileResponse(STATIC / "table.html")
+            if not known:
+                refusal = _("no table %(table)s at this event (its tables: none)")
+            else:
+                refusal = _("no table %(table)s at this event (its tables: %(tables)s)")
+            return PlainTextResponse(refusal % {"table": repr(table), "tables": ", ".join(known)},
+                                     404)
+        return PAGES.response("table.html")
 
     async def feed(self, websocket: WebSocket) -> None:
         await websocket.accept()
@@ -435,11 +467,12 @@ class ArbiterPages:
         """The arbiter making `request`, or the response that refuses it."""
         json_wanted = request.url.path != "/arbiter"
         if not self.arbiters:
-            return _error(404, OFF) if json_wanted else PlainTextResponse(OFF, 404)
+            off = _(OFF)
+            return _error(404, off) if json_wanted else PlainTextResponse(off, 404)
         name = basic_user(request.headers.get("authorization"), self.arbiters)
         if name is not None:
             return name
-        message = "the arbiter's pages need an arbiter's name and password"
+        message = _("the arbiter's pages need an arbiter's name and password")
         challenge = {"WWW-Authenticate": 'Basic realm="%s", charset="UTF-8"' % REALM}
         if json_wanted:
             return _error(401, message, **challenge)
@@ -449,20 +482,21 @@ class ArbiterPages:
         arbiter = self.who(request)
         if isinstance(arbiter, Response):
             return arbiter
-        return FileResponse(STATIC / "arbiter.html", headers={"Cache-Control": "no-store"})
+        return PAGES.response("arbiter.html", headers={"Cache-Control": "no-store"})
 
     async def state(self, request: Request) -> Response:
         arbiter = self.who(request)
         if isinstance(arbiter, Response):
             return arbiter
-        unknown = [key for key in request.query_params if key != "round"]
+        # lang: the page's language, which LanguageMiddleware has read
+        unknown = [key for key in request.query_params if key not in ("round", "lang")]
         if unknown:
-            return _error(400, "unknown query parameter %s (the state takes only round)"
-                          % _shown(unknown[0]))
+            return _error(400, _("unknown query parameter %(name)s (the state takes only round)")
+                          % {"name": _shown(unknown[0])})
         text = request.query_params.get("round")
         if text is not None and not (text.isascii() and text.isdigit()):
-            return _error(400, "round must be a round's number (1, 2, ...), not %s"
-                          % _shown(text))
+            return _error(400, _("round must be a round's number (1, 2, ...), not %(value)s")
+                          % {"value": _shown(text)})
         try:
             state = await run_in_threadpool(
                 arbiter_state, self.server, arbiter, None if text is None else int(text))
@@ -498,7 +532,8 @@ class ArbiterPages:
         try:
             return self.store.game(game).pairing.round
         except StoreError:
-            raise RequestError("'game': this event has no game %s" % _shown(game)) from None
+            raise RequestError(_("'game': this event has no game %(game)s")
+                               % {"game": _shown(game)}) from None
 
     def confirm(self, fields: dict[str, Any], arbiter: str) -> int:
         round = self._round_of(fields["game"])
@@ -529,16 +564,22 @@ class ArbiterPages:
         latest, rounds = store.last_round(), store.event().rounds
         wanted = fields["round"]
         if latest >= rounds:
-            raise RequestError("all %d rounds are paired already" % rounds)
+            raise RequestError(ngettext("the event's %(n)d round is paired already",
+                                        "all %(n)d rounds are paired already", rounds)
+                               % {"n": rounds})
         if wanted <= latest:
-            raise RequestError("round %d is paired already" % wanted)
+            raise RequestError(_("round %(round)d is paired already") % {"round": wanted})
         if wanted != latest + 1:
-            raise RequestError("the next round is %d, not %d" % (latest + 1, wanted))
+            raise RequestError(_("the next round is %(next)d, not %(round)d")
+                               % {"next": latest + 1, "round": wanted})
         if not server.round_complete():
             waiting = [row.id for row in store.games(latest) if row.result is None]
-            raise RequestError("round %d cannot be paired before round %d is over: %s %s no "
-                               "result" % (wanted, latest, ", ".join(waiting),
-                                           "has" if len(waiting) == 1 else "have"))
+            raise RequestError(ngettext(
+                "round %(round)d cannot be paired before round %(latest)d is over: %(games)s "
+                "has no result",
+                "round %(round)d cannot be paired before round %(latest)d is over: %(games)s "
+                "have no result", len(waiting))
+                % {"round": wanted, "latest": latest, "games": ", ".join(waiting)})
         server.pair_next_round()
         return None
 
@@ -548,7 +589,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
     arbiter's pages."""
     live = LivePages(server)
     arbiter = ArbiterPages(server, arbiters)
-    app = Starlette(routes=[
+    app = Starlette(middleware=[Middleware(LanguageMiddleware)], routes=[
         Route("/", live.live_page),
         Route("/table/{table}", live.table_page),
         WebSocketRoute("/ws", live.feed),
@@ -567,6 +608,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
               methods=["POST"]),
         Route("/static/style.css", lambda request: FileResponse(STYLE)),
         Route("/static/places.js", lambda request: FileResponse(PLACES)),
+        Route("/static/words.js", lambda request: FileResponse(WORDS)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     app.state.server = server

@@ -6,10 +6,11 @@
     runner = Runner(..., publish=publisher.publish)
 
 The board's loop (the main thread) calls `publish(state)` after a step in which the state
-changed. `publish` never waits: it keeps the state's JSON text under a lock and asks the
-server's loop, through `call_soon_threadsafe`, to wake the pages' handlers. Each handler sends
-the newest text it has not sent yet, so a slow page skips states in between and a gone one just
-ends its handler; the board never waits for either. The page sends nothing.
+changed. `publish` never waits: it keeps the state's JSON text, one a language (the state's
+`Words` said in each: controller.languages.localise), under a lock and asks the server's loop,
+through `call_soon_threadsafe`, to wake the pages' handlers. Each handler sends the newest text
+in its page's language that it has not sent yet, so a slow page skips states in between and a
+gone one just ends its handler; the board never waits for either. The page sends nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.responses import FileResponse
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from controller.languages import LANGUAGES, current, localise
+from controller.web.pages import LanguageMiddleware, Pages
 
 STATIC = Path(__file__).parent / "static"
 # the virtual board's stylesheet, which the companion page shares
@@ -41,7 +45,7 @@ class Publisher:
 
     def __init__(self, first: dict | None = None) -> None:
         self._lock = threading.Lock()
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, dict[str, str]] = {}     # key: {language: JSON text}
         self._versions: dict[str, int] = {}
         self._version = 0
         # each serving loop (one under uvicorn; one a connection under Starlette's TestClient)
@@ -52,12 +56,12 @@ class Publisher:
     def publish(self, state: dict, key: str = "state") -> None:
         """A new state for `key` (any thread; returns at once). The same state again is not
         sent."""
-        text = json.dumps(state)
+        texts = {language: json.dumps(localise(state, language)) for language in LANGUAGES}
         with self._lock:
-            if self._texts.get(key) == text:
+            if self._texts.get(key) == texts:
                 return
             self._version += 1
-            self._texts[key] = text
+            self._texts[key] = texts
             self._versions[key] = self._version
             loops = list(self._changed)
         for loop in loops:
@@ -67,17 +71,19 @@ class Publisher:
                 with self._lock:
                     self._changed.pop(loop, None)
 
-    def latest(self, key: str = "state") -> tuple[int, str]:
-        """(version, JSON text) of the newest state of `key`."""
+    def latest(self, key: str = "state", language: str | None = None) -> tuple[int, str]:
+        """(version, JSON text) of the newest state of `key`, in `language` (default: the one
+        in use)."""
         with self._lock:
-            return self._versions[key], self._texts[key]
+            return self._versions[key], self._texts[key][language or current()]
 
-    def since(self, version: int) -> tuple[int, list[str]]:
-        """(the newest version, the texts of every key changed after `version`, oldest
-        change first)."""
+    def since(self, version: int, language: str | None = None) -> tuple[int, list[str]]:
+        """(the newest version, the texts in `language` (default: the one in use) of every key
+        changed after `version`, oldest change first)."""
+        language = language or current()
         with self._lock:
             changed = sorted((v, key) for key, v in self._versions.items() if v > version)
-            return self._version, [self._texts[key] for v, key in changed]
+            return self._version, [self._texts[key][language] for v, key in changed]
 
     def _attach(self) -> asyncio.Event:
         """The running loop's event that `publish` sets (called in a serving loop)."""
@@ -97,13 +103,15 @@ class Publisher:
             event.set()
 
     async def follow(self, websocket: WebSocket) -> None:
-        """Send `websocket` every new state until it goes away."""
+        """Send `websocket` every new state, in the language in use (its page's), until it
+        goes away."""
+        language = current()
         gone = asyncio.ensure_future(_until_closed(websocket))
         sent = 0
         try:
             while not gone.done():
                 changed = self._attach()
-                version, texts = self.since(sent)
+                version, texts = self.since(sent, language)
                 if texts:
                     for text in texts:
                         await websocket.send_text(text)
@@ -129,19 +137,18 @@ async def _until_closed(websocket: WebSocket) -> None:
 
 
 def create_app(publisher: Publisher) -> Starlette:
-    """The companion's app: ``GET /`` the page, ``/ws`` the states, ``/static`` its files."""
-
-    async def index(request):
-        return FileResponse(STATIC / "companion.html")
+    """The companion's app: ``GET /`` the page, ``/ws`` the states, ``/static`` its files;
+    each in its reader's language (controller.web.pages)."""
+    pages = Pages(STATIC)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         await publisher.follow(websocket)
 
     app = Starlette(routes=[
-        Route("/", index),
+        Route("/", pages.route("companion.html")),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ], middleware=[Middleware(LanguageMiddleware)])
     app.state.publisher = publisher
     return app

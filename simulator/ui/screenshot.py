@@ -10,7 +10,9 @@ Writes into the folder given:
   where the next seed goes, the hand);
 - `board-phone.png`: a phone held upright (390 x 844), rehearsing an Uur's step (its two
   places lit, one seed out and one in);
-- `board-lesson.png`: the first lesson of "Learn by playing" on a laptop.
+- `board-lesson.png`: the first lesson of "Learn by playing" on a laptop;
+- `board-somali.png`: the play way as a browser set to Somali shows it (the page's language
+  is the browser's).
 
 Each is a table served on a free port, played to its moment by a hand that follows the LEDs,
 and photographed by headless Chromium driven by Playwright.
@@ -81,6 +83,8 @@ PICTURES = (
     Picture("board-phone.png", {"mode": "people", "way": REHEARSE, "seed": 1}, PHONE, _uur_step),
     Picture("board-lesson.png", {"mode": "people", "way": PLAY}, LAPTOP,
             lambda table, seed: table.start_lesson(1)),
+    Picture("board-somali.png", {"mode": "computer", "way": PLAY}, {**LAPTOP, "locale": "so"},
+            lambda table, seed: play(table, 4, 0, seed)),
 )
 
 

@@ -32,10 +32,12 @@ from controller.guide import AWAIT, RESTORE, SKIP, SOWING
 from controller.guide.setup import ARRANGE, COPY
 from controller.guide.events import MOVE_ABANDONED, MOVE_DONE
 from controller.ai import LEVELS, Searcher, analyse
-from controller.rules import SIDES, VARIANTS, Game, RulesError, place_words, record
+from controller.rules import VARIANTS, Game, RulesError, record
 from controller.session import MemoryStorage, Session
 from controller.session.loop import UNDO, BoardLoop
-from controller.board.view import Controls, board_view, event_words, variant_words
+from controller.board.view import (Controls, board_view, event_words, place_name,
+                                   reason_words, side_names, variant_words)
+from controller.languages import N_, _, every_language, localise, ngettext
 from simulator.ui.lessons import LESSONS, TAUGHT_IN
 from simulator.players import LedPlayer, apply_action
 
@@ -62,11 +64,8 @@ FINISH_LIMIT = 20000       # the actions `finish` does at most (a move of Tampod
                            # is some 3,500)
 
 # the page's controls, as the words of an event tell a person to use them
-TABLE_CONTROLS = Controls("confirm (c)", "skip ahead (s) sets the board to the move's result")
-
-
-def _seeds(count: int) -> str:
-    return "%d seed%s" % (count, "" if count == 1 else "s")
+TABLE_CONTROLS = Controls(N_("confirm (c)"),
+                          N_("skip ahead (s) sets the board to the move's result"))
 
 
 class TableError(ValueError):
@@ -126,16 +125,16 @@ class Table:
         first = None
         if mode == REPLAY:
             if not record_text or not record_text.strip():
-                raise TableError("a replay needs a game record (PGN-style text or JSON)")
+                raise TableError(_("a replay needs a game record (PGN-style text or JSON)"))
             text = record_text.strip()
             played, _tags = (record.read_json(text) if text.startswith("{")
                              else record.read(text))
             if not isinstance(played, Game):
-                raise TableError("the record is a match; a replay plays one game")
+                raise TableError(_("the record is a match; a replay plays one game"))
             variant, options = played.rules.name, dict(played.rules.options)
             setup, first, moves = played.setup, played.first, list(played.moves)
         if match and mode == REPLAY:
-            raise TableError("a replay plays one game, not a match")
+            raise TableError(_("a replay plays one game, not a match"))
         session = Session(MemoryStorage(), variant, options, setup, first, match=match)
         game = session.game
         # the board's loop, as every board drives it (its counts come from `_read`)
@@ -149,13 +148,20 @@ class Table:
         self.counts = game.pits + [0, 0]
         self.broken_cells: list[str | None] = [None] * len(self.counts)
         self.paused = False
-        self.said: list[str] = ["%s: %s to move" % (variant_words(game.rules.variant.title),
-                                                    SIDES[game.to_move])]
+        # what the table said, newest last: each line in every language (pages may differ)
+        self.said: list[str] = []
+        name, first = variant_words(game.rules.variant.title), game.to_move
+        self._say(lambda: _("%(variant)s: %(player)s to move") % {
+            "variant": name, "player": side_names()[first]})
         self.last_place: int | None = None                # where the hand last went (animation)
         self.sown_for = False               # a move a person chose is being sown for them
         self.lesson: int | None = None      # the lesson on the board (1..), or None
         self._next_auto = self.clock()
         self._read()
+
+    def _say(self, make) -> None:
+        """A line for the page, `make()` made in every language."""
+        self.said.append(every_language(make))
 
     # --- the lessons ------------------------------------------------------------------------
 
@@ -189,8 +195,8 @@ class Table:
         lessons = LESSONS[self.lessons_of]
         lesson = lessons[self.lesson - 1]
         done = bool(self.game.moves) and self.guide.phase != SOWING
-        return {"number": self.lesson, "of": len(lessons), "title": lesson.title,
-                "words": lesson.after if done else lesson.before, "done": done}
+        return {"number": self.lesson, "of": len(lessons), "title": _(lesson.title),
+                "words": _(lesson.after if done else lesson.before), "done": done}
 
     @property
     def session(self) -> Session:
@@ -236,28 +242,32 @@ class Table:
     def _lift(self, message: dict) -> None:
         place = self._place(message, pits_only=True)
         if self.hand.hand:
-            raise TableError("you are holding %s: sow them before you lift another pit"
-                             % _seeds(self.hand.hand))
+            raise TableError(ngettext(
+                "you are holding %(n)d seed: sow it before you lift another pit",
+                "you are holding %(n)d seeds: sow them before you lift another pit",
+                self.hand.hand) % {"n": self.hand.hand})
         if not self.counts[place]:
-            raise TableError("%s is empty: there is nothing to lift" % self.place_name(place))
+            raise TableError(_("%(place)s is empty: there is nothing to lift") % {
+                "place": self.place_name(place)})
         self._do(("lift", place))
 
     def _drop(self, message: dict) -> None:
         place = self._place(message)
         if not self.hand.hand:
-            raise TableError("your hand is empty: lift a pit first")
+            raise TableError(_("your hand is empty: lift a pit first"))
         self._do(("drop", place, 1))
 
     def _take(self, message: dict) -> None:
         place = self._place(message)
         if not self.counts[place]:
-            raise TableError("%s is empty: there is no seed to take" % self.place_name(place))
+            raise TableError(_("%(place)s is empty: there is no seed to take") % {
+                "place": self.place_name(place)})
         self._do(("take", place, 1))
 
     def _put(self, message: dict) -> None:
         place = self._place(message)
         if not self.hand.hand:
-            raise TableError("your hand is empty: there is nothing to put in the store")
+            raise TableError(_("your hand is empty: there is nothing to put in the store"))
         self._do(("put", place, self.hand.hand))
 
     def _move(self, message: dict) -> None:
@@ -269,14 +279,17 @@ class Table:
         if source == target:
             raise TableError("move: 'from' and 'to' are the same place (%d)" % source)
         if not self.counts[source]:
-            raise TableError("%s is empty: there is nothing to carry" % self.place_name(source))
+            raise TableError(_("%(place)s is empty: there is nothing to carry") % {
+                "place": self.place_name(source)})
         seeds = message.get("seeds", self.counts[source])
         if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
             raise TableError("move: 'seeds' must be a number of seeds, 1 or more, not %r"
                              % (seeds,))
         if seeds > self.counts[source]:
-            raise TableError("%s holds only %s" % (self.place_name(source),
-                                                   _seeds(self.counts[source])))
+            raise TableError(ngettext("%(place)s holds only %(n)d seed",
+                                      "%(place)s holds only %(n)d seeds",
+                                      self.counts[source]) % {
+                "place": self.place_name(source), "n": self.counts[source]})
         self._do(("move", source, target, seeds))
 
     def _play(self, message: dict) -> None:
@@ -288,16 +301,18 @@ class Table:
         if isinstance(pit, bool) or not isinstance(pit, int):
             raise TableError("play: %r is not a pit number" % (pit,))
         if game.over:
-            raise TableError("the game is over: start a new one (n)")
+            raise TableError(_("the game is over: start a new one (n)"))
         if guide.phase != AWAIT or self.hand.hand:
-            raise TableError("a move is under way: it ends first")
+            raise TableError(_("a move is under way: it ends first"))
         if game.to_move in self.computers:
-            raise TableError("it is %s's turn, and the computer plays it"
-                             % SIDES[game.to_move])
+            raise TableError(_("it is %(player)s's turn, and the computer plays it") % {
+                "player": side_names()[game.to_move]})
         legal = game.legal_moves()
         if pit not in legal:
-            raise TableError("%s's pit %d cannot be played now: choose a lit pit (%s)" % (
-                SIDES[game.to_move], pit, ", ".join(map(str, legal))))
+            raise TableError(_("%(player)s's pit %(pit)d cannot be played now: choose a lit "
+                               "pit (%(lit)s)") % {"player": side_names()[game.to_move],
+                                                   "pit": pit,
+                                                   "lit": ", ".join(map(str, legal))})
         guide.show_hint(pit)
         self.sown_for = True
         self._next_auto = self.clock()
@@ -320,19 +335,19 @@ class Table:
     def _finish(self, message: dict) -> None:
         """The move being sown for a person or by the computer, done at once."""
         if self.guide.phase not in (SOWING, SKIP) or not self.computer_turn():
-            raise TableError("no move is being sown for you now")
+            raise TableError(_("no move is being sown for you now"))
         ply = len(self.game.moves)
-        for _ in range(FINISH_LIMIT):
+        for _action in range(FINISH_LIMIT):
             if len(self.game.moves) > ply or not self.computer_turn():
                 break
             self.act_as_hand(self.hand.next_action(self.guide.frame, self.counts))
 
     def _takeback(self, message: dict) -> None:
         if self.session.setup is not None:
-            raise TableError("between the hands of a match there is no move to take back")
+            raise TableError(_("between the hands of a match there is no move to take back"))
         self.sown_for = False
         if not self.loop.press(UNDO):
-            raise TableError("there is nothing to take back")
+            raise TableError(_("there is nothing to take back"))
         # against the computer, take back to the person's own move: else it replays at once
         while (self.game.to_move in self.computers and self.mode == COMPUTER
                and self.game.moves and self.guide.phase == RESTORE):
@@ -343,22 +358,24 @@ class Table:
 
     def _hint(self, message: dict) -> None:
         if self.guide.phase != AWAIT:
-            raise TableError("a hint is for the start of a move")
+            raise TableError(_("a hint is for the start of a move"))
         self.loop.hint()
-        self.said.append("hint: %s pit %d, %s" % (SIDES[self.game.to_move], self.guide.hint,
-                                                  self.loop.hint_reason))
+        player, pit, reason = self.game.to_move, self.guide.hint, self.loop.hint_reason
+        self._say(lambda: _("hint: %(player)s pit %(pit)d, %(reason)s") % {
+            "player": side_names()[player], "pit": pit, "reason": reason_words(reason)})
 
     def _skip(self, message: dict) -> None:
         if not self.session.skip_ahead():
-            raise TableError("there is no move under way to skip ahead in (or a sensor is "
-                             "broken)")
+            raise TableError(_("there is no move under way to skip ahead in (or a sensor is "
+                               "broken)"))
         self._read()
         if self.way == PLAY:            # the seeds are moved for a person who plays
             self.set_board()
 
     def _set(self, message: dict) -> None:
         if not self.set_board():
-            raise TableError("the board is already where the game is: there is nothing to set")
+            raise TableError(_("the board is already where the game is: there is nothing to "
+                               "set"))
 
     def set_board(self) -> bool:
         """"Set the board for me": when the guide leads the board somewhere (after a
@@ -403,7 +420,7 @@ class Table:
         try:
             self.new_game(variant, options, mode, text, level, match=match)
         except RulesError as error:
-            raise TableError("the new game cannot start: %s" % error)
+            raise TableError(_("the new game cannot start: %(why)s") % {"why": error})
 
     # --- a match's next hand ----------------------------------------------------------------
 
@@ -442,9 +459,9 @@ class Table:
         many); the set-up guide reads the board as it reads every board."""
         plan = self.arrangement()
         if plan is None:
-            raise TableError("there is no row for you to place now" if self.session.setup
+            raise TableError(_("there is no row for you to place now") if self.session.setup
                              is None or self.setting_up() in self.computers else
-                             "the computer places its own seeds")
+                             _("the computer places its own seeds"))
         n = self.game.rules.n
         row = message.get("row")
         if not isinstance(row, list) or len(row) != n or [
@@ -452,12 +469,15 @@ class Table:
             raise TableError("arrange: 'row' must be %d whole numbers, not %r" % (n, row))
         who, seeds = plan["who"], plan["seeds"]
         if min(row) < 1:
-            raise TableError("every pit needs at least one seed")
+            raise TableError(_("every pit needs at least one seed"))
         if plan["copy"] is not None and row != plan["copy"]:
-            raise TableError("%s copies %s's row pit for pit: %s" % (
-                SIDES[who], SIDES[1 - who], ", ".join(map(str, plan["copy"]))))
+            raise TableError(_("%(player)s copies %(other)s's row pit for pit: %(row)s") % {
+                "player": side_names()[who], "other": side_names()[1 - who],
+                "row": ", ".join(map(str, plan["copy"]))})
         if sum(row) != seeds:
-            raise TableError("%s places %s, not %d" % (SIDES[who], _seeds(seeds), sum(row)))
+            raise TableError(ngettext("%(player)s places %(n)d seed, not %(row)d",
+                                      "%(player)s places %(n)d seeds, not %(row)d", seeds) % {
+                "player": side_names()[who], "n": seeds, "row": sum(row)})
         store = 2 * n + who
         pits = range(who * n, who * n + n)
         for pit in pits:                        # too many back into the store first
@@ -498,17 +518,19 @@ class Table:
     def _mend(self, message: dict) -> None:
         place = self._place(message)
         if not self.broken_cells[place]:
-            raise TableError("the sensor of %s is not broken" % self.place_name(place))
+            raise TableError(_("the sensor of %(place)s is not broken") % {
+                "place": self.place_name(place)})
         self.broken_cells[place] = None
         self._read()
 
     def _pause(self, message: dict) -> None:
         self.paused = not self.paused
-        self.said.append("paused" if self.paused else "playing on")
+        paused = self.paused
+        self._say(lambda: _("paused") if paused else _("playing on"))
 
     def _step(self, message: dict) -> None:
         if not self.autoplay_step(force=True):
-            raise TableError("it is not the computer's turn (nor a record's)")
+            raise TableError(_("it is not the computer's turn (nor a record's)"))
 
     # --- the board's side -------------------------------------------------------------------
 
@@ -538,7 +560,7 @@ class Table:
         for event in self.loop.react():
             if event[0] in (MOVE_DONE, MOVE_ABANDONED):
                 self.sown_for = False           # the move a person chose is over
-            words = self.describe(event)
+            words = every_language(lambda: self.describe(event))
             if words:
                 self.said.append(words)
         del self.said[:-40]
@@ -582,7 +604,9 @@ class Table:
         if guide.phase == AWAIT and guide.hint is None:
             move = self.chooser.choose(self.game)
             guide.show_hint(move)
-            self.said.append("%s chooses pit %d" % (SIDES[self.game.to_move], move))
+            player = self.game.to_move
+            self._say(lambda: _("%(player)s chooses pit %(pit)d") % {
+                "player": side_names()[player], "pit": move})
             self._next_auto = self.clock() + self.hint_seconds
             return True
         self.act_as_hand(self.hand.next_action(guide.frame, self.counts))
@@ -593,11 +617,11 @@ class Table:
 
     def place_name(self, place: int) -> str:
         """"South's pit 3", "North's store": a place as the players number it."""
-        return place_words(place, self.game.rules.n)
+        return place_name(place, self.game.rules.n)
 
     def describe(self, event: tuple) -> str | None:
         """One guide or session event in words (None for the ones not worth a line)."""
-        return event_words(event, self.session, SIDES, TABLE_CONTROLS)
+        return event_words(event, self.session, None, TABLE_CONTROLS)
 
     def record_text(self) -> str | None:
         """A match's record once it is over (every hand, its set-up and moves), as `layli
@@ -620,12 +644,18 @@ class Table:
                 return sum(1 for other in report.plies
                            if other["mover"] == entry["mover"] and other["ply"] <= entry["ply"])
 
-            worst = ["%s's move %d (pit %d): %.1f seeds lost; pit %d was better" % (
-                SIDES[entry["mover"]], nth(entry), entry["move"], entry["loss"], entry["best"])
-                for entry in report.mistakes()]
+            mistakes = report.mistakes()
+
+            def worst() -> list[str]:
+                return [_("%(player)s's move %(nth)d (pit %(pit)d): %(lost).1f seeds lost; "
+                          "pit %(best)d was better") % {
+                    "player": side_names()[entry["mover"]], "nth": nth(entry),
+                    "pit": entry["move"], "lost": entry["loss"], "best": entry["best"]}
+                    for entry in mistakes] or [_("no move lost 1.5 seeds or more")]
+
             self._analysed = (key, {
                 "moves": text.split("\n\n", 1)[1].strip() if "\n\n" in text else text,
-                "mistakes": worst or ["no move lost 1.5 seeds or more"]})
+                "mistakes": every_language(worst)})
         return self._analysed[1]
 
     def state(self) -> dict:
@@ -633,10 +663,10 @@ class Table:
         (controller.board.view.board_view) and the table's own: its seeds (`counts`), the
         hand (`hand`, the seeds in it, and `last_place`, where it last went), the LED rings
         (`places`), the broken cells (`broken_cells`), the mode, the analysis at the end and the
-        recent events in words."""
+        recent events in words, all in the language in use."""
         guide = self.guide
         rules = self.game.rules
-        state = board_view(self.session, SIDES, self.loop.hint_reason, TABLE_CONTROLS)
+        state = board_view(self.session, None, self.loop.hint_reason, TABLE_CONTROLS)
         state.update({
             "type": "state",
             "options": {name: rules.options[name] for name in sorted(rules.options)},
@@ -662,7 +692,7 @@ class Table:
             "status": self.said[-1] if self.said else "",
             "events": self.said[-8:],
         })
-        return state
+        return localise(state)
 
 
 _ACTIONS = {

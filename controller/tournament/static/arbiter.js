@@ -15,6 +15,7 @@
                                 // older one (a refresh overtaken by an action) is dropped
 
   const WORDS = {1: "1-0", 0.5: "½-½", 0: "0-1"};
+  const LANG = "lang=" + Layli.language;     // the page's language, for what the server says
   const resultWords = (result) => result ? WORDS[result.south_points] : "";
   const seedWords = (result) => result ? `${result.south_seeds}-${result.north_seeds}` : "";
 
@@ -25,26 +26,28 @@
 
   function gameRow(game) {
     const confirm = make("button", {type: "button", "data-action": "confirm",
-                                    disabled: game.status !== "reported"}, "Confirm");
+                                    disabled: game.status !== "reported"}, Layli._("Confirm"));
     confirm.addEventListener("click", () => act("confirm", {game: game.game},
-                                               `board ${game.board}'s result is confirmed`));
+      Layli._("board %(board)s's result is confirmed", {board: game.board})));
     const correct = make("button", {type: "button", "data-action": "correct",
-                                    disabled: game.bye || !game.result}, "Correct…");
+                                    disabled: game.bye || !game.result}, Layli._("Correct…"));
     correct.addEventListener("click", () => fillForm(game));
     // a game still being played can move to a spare table (the latest round's only)
     const movable = !game.bye && !game.result && state.round === state.latest_round;
     const move = make("button", {type: "button", "data-action": "move",
-                                 disabled: !movable || !state.spare_tables.length}, "Move…");
+                                 disabled: !movable || !state.spare_tables.length},
+                     Layli._("Move…"));
     move.addEventListener("click", () => { $("move-game").value = game.game;
                                            $("move-reason").focus(); });
     const by = game.bye ? "" : game.status === "corrected" || game.status === "confirmed"
-      ? game.confirmed_by : game.source === "board" ? "the board" : "";
+      // TRANSLATORS: who gave a result: its table's board, which reported it
+      ? game.confirmed_by : game.source === "board" ? Layli._("the board") : "";
     return make("tr", {"data-game": game.game, "class": "game-" + game.status},
       make("td", {"class": "number"}, String(game.board)),
       make("td", {}, game.table || "—"),
       make("td", {}, game.south),
-      make("td", {}, game.bye ? make("em", {}, "bye") : game.north),
-      make("td", {"class": "status"}, game.bye ? "bye"
+      make("td", {}, game.bye ? make("em", {}, Layli._("bye")) : game.north),
+      make("td", {"class": "status"}, game.bye ? Layli._("bye")
         : Layli.GAME_STATUS_WORDS[game.status] || game.status),
       make("td", {"class": "result"}, game.bye ? Layli.points(game.result.south_points)
         : resultWords(game.result)),
@@ -55,11 +58,11 @@
 
   function show() {
     $("event-name").textContent = state.event;
-    document.title = "arbiter — " + state.event;
-    $("event-line").textContent = `${state.variant} · ` + (state.latest_round
-      ? `round ${state.latest_round} of ${state.rounds}`
-      : `${state.rounds} rounds, not paired yet`);
-    $("signed-in").textContent = "arbiter: " + state.arbiter;
+    // TRANSLATORS: the window's title of the arbiter's page, with the event's name
+    document.title = Layli._("arbiter — %(event)s", {event: state.event});
+    $("event-line").textContent =
+      `${state.variant} · ${Layli.roundWords(state.latest_round, state.rounds)}`;
+    $("signed-in").textContent = Layli._("arbiter: %(name)s", {name: state.arbiter});
     const choice = $("round-choice");
     if (choice.options.length !== state.latest_round) {
       choice.replaceChildren(...Array.from({length: state.latest_round},
@@ -67,29 +70,38 @@
     }
     choice.value = String(state.round);
     const waiting = state.games.filter((game) => !game.result).length;
-    $("round-words").textContent = !state.round ? "no round is paired yet"
-      : waiting ? `${waiting} of ${state.games.length} without a result` : "every result is in";
+    $("round-words").textContent = !state.round ? Layli._("no round is paired yet")
+      : waiting ? Layli._("%(waiting)d of %(games)d without a result",
+                          {waiting: waiting, games: state.games.length})
+      : Layli._("every result is in");
     $("games").replaceChildren(...state.games.map(gameRow));
     const pair = $("pair");
     pair.disabled = !state.can_pair;
-    pair.textContent = state.next_round ? "Pair round " + state.next_round
-      : "Every round is paired";
+    pair.textContent = state.next_round
+      ? Layli._("Pair round %(round)d", {round: state.next_round})
+      : Layli._("Every round is paired");
     $("pair-words").textContent = state.can_pair || !state.next_round ? ""
-      : `round ${state.latest_round} is not over yet`;
+      : Layli._("round %(round)d is not over yet", {round: state.latest_round});
     // every game can be corrected, or given its result when its board failed (a bye's
     // points are the event's)
     const select = $("correct-game");
     const keep = select.value;
     select.replaceChildren(...state.games.filter((game) => !game.bye).map(
-      (game) => new Option(`board ${game.board}: ${game.south} – ${game.north}` +
-                           ` (${game.result ? resultWords(game.result) : "no result"})`,
-                           game.game)));
+      (game) => new Option(game.result
+        ? Layli._("board %(board)d: %(south)s – %(north)s (%(result)s)",
+                  {board: game.board, south: game.south, north: game.north,
+                   result: resultWords(game.result)})
+        : Layli._("board %(board)d: %(south)s – %(north)s (no result)",
+                  {board: game.board, south: game.south, north: game.north}),
+        game.game)));
     if ([...select.options].some((option) => option.value === keep)) select.value = keep;
     showMoves();
     showTables();
     const counts = Object.entries(state.rejected_counts);
     $("rejected-counts").textContent = counts.length
-      ? "(" + counts.map(([reason, n]) => `${reason}: ${n}`).join(", ") + ")" : "(none)";
+      ? "(" + counts.map(([reason, n]) => `${reason}: ${n}`).join(", ") + ")"
+      // TRANSLATORS: no message has been rejected
+      : Layli._("(none)");
     $("rejected").replaceChildren(...state.rejected.map((item) => make("tr", {},
       make("td", {}, Layli.clock(item.at)), make("td", {}, item.topic),
       make("td", {}, item.reason), make("td", {"class": "detail"}, item.detail))));
@@ -97,7 +109,7 @@
       make("tr", {"data-game": item.game},
         make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),
         make("td", {}, item.old ? `${resultWords(item.old)} (${seedWords(item.old)})`
-                                 : "none (entered by the arbiter)"),
+                                 : Layli._("none (entered by the arbiter)")),
         make("td", {}, `${resultWords(item.new)} (${seedWords(item.new)})`),
         make("td", {}, item.arbiter), make("td", {}, item.reason))));
     Layli.arbiterVersion += 1;
@@ -109,12 +121,15 @@
     const select = $("move-game");
     const keep = select.value;
     select.replaceChildren(...games.map((game) => new Option(
-      `board ${game.board}: ${game.south} – ${game.north} (at ${game.table})`, game.game)));
+      Layli._("board %(board)d: %(south)s – %(north)s (at %(table)s)",
+              {board: game.board, south: game.south, north: game.north, table: game.table}),
+      game.game)));
     if ([...select.options].some((option) => option.value === keep)) select.value = keep;
     $("move-table").replaceChildren(...state.spare_tables.map((table) => new Option(table)));
     $("move-submit").disabled = !games.length || !state.spare_tables.length;
-    $("move-words").textContent = !games.length ? "every game of this round has its result"
-      : state.spare_tables.length ? "" : "no table is spare this round";
+    $("move-words").textContent = !games.length
+      ? Layli._("every game of this round has its result")
+      : state.spare_tables.length ? "" : Layli._("no table is spare this round");
     $("relocations").replaceChildren(...state.relocations.slice().reverse().map((item) =>
       make("tr", {"data-game": item.game},
         make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),
@@ -125,11 +140,12 @@
 
   function showTables() {
     $("tables").replaceChildren(...state.tables.map((item) => {
-      const back = make("button", {type: "button", "data-action": "return"}, "Return to play");
+      const back = make("button", {type: "button", "data-action": "return"},
+                        Layli._("Return to play"));
       back.addEventListener("click", () => act("return", {table: item.table},
-                                              `${item.table} is back in play`));
+        Layli._("%(table)s is back in play", {table: item.table})));
       return make("tr", {"data-table": item.table},
-        make("td", {}, item.table), make("td", {}, item.status),
+        make("td", {}, item.table), make("td", {}, Layli.tableStatus(item.status)),
         make("td", {"class": "retired"}, item.retired
           ? `${item.retired.reason} (${item.retired.arbiter}, ${Layli.clock(item.retired.at)})`
           : ""),
@@ -160,13 +176,13 @@
     fetching = true;
     const ticket = ++asked;
     try {
-      const query = chosen ? "?round=" + chosen : "";
+      const query = (chosen ? "?round=" + chosen + "&" : "?") + LANG;
       const answer = await fetch("/arbiter/state" + query, {cache: "no-store"});
       const body = await answer.json();
       if (ticket < drawn) return;
       if (answer.ok) { drawn = ticket; state = body; show(); } else complain(body.error);
     } catch (error) {
-      complain("the server did not answer: " + error);
+      complain(Layli._("the server did not answer: %(error)s", {error: error}));
     } finally {
       fetching = false;
       if (stale) { stale = false; refresh(); }
@@ -176,7 +192,7 @@
   async function act(what, body, done) {
     const ticket = ++asked;
     try {
-      const answer = await fetch("/arbiter/" + what, {
+      const answer = await fetch("/arbiter/" + what + "?" + LANG, {
         method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify(body)});
       const reply = await answer.json();
@@ -188,13 +204,14 @@
       say(done);
       return true;
     } catch (error) {
-      complain("the server did not answer: " + error);
+      complain(Layli._("the server did not answer: %(error)s", {error: error}));
       return false;
     }
   }
 
   $("pair").addEventListener("click", () => {
-    act("pair", {round: state.next_round}, `round ${state.next_round} is paired`);
+    act("pair", {round: state.next_round},
+        Layli._("round %(round)d is paired", {round: state.next_round}));
   });
 
   $("round-choice").addEventListener("change", () => {
@@ -215,7 +232,8 @@
       reason: $("reason").value,
     };
     const row = state.games.find((g) => g.game === game);
-    if (await act("correct", body, `board ${row ? row.board : game}'s result is corrected`)) {
+    if (await act("correct", body, Layli._("board %(board)s's result is corrected",
+                                          {board: row ? row.board : game}))) {
       $("correct").reset();
     }
   });
@@ -226,7 +244,8 @@
     const table = $("move-table").value;
     const row = state.games.find((g) => g.game === game);
     if (await act("move", {game: game, table: table, reason: $("move-reason").value},
-                  `board ${row ? row.board : game} moves to ${table}`)) {
+                  Layli._("board %(board)s moves to %(table)s",
+                          {board: row ? row.board : game, table: table}))) {
       $("move").reset();
     }
   });
@@ -235,7 +254,8 @@
     event.preventDefault();
     const table = $("retire-table").value;
     if (await act("retire", {table: table, reason: $("retire-reason").value},
-                  `${table} is retired: no round is paired onto it`)) {
+                  Layli._("%(table)s is retired: no round is paired onto it",
+                          {table: table}))) {
       $("retire").reset();
     }
   });

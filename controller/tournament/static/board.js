@@ -5,7 +5,23 @@
 
 (() => {
   const {PIT, el, centre, drawStones} = window.Layli;
-  const SIDES = ["South", "North"];
+  const SIDES = ["South", "North"];                         // as data-uur keeps them
+  const SIDE_NAMES = [Layli._("South"), Layli._("North")];  // as the reader reads them
+  // the labels of a side's store and pits, and its letter on a small board
+  const LABELS = [
+    // TRANSLATORS: the label under South's store on a table's board
+    {store: Layli._("S store"),
+     // TRANSLATORS: South's pit on a table's board, as its label reads (S1 ... S6)
+     pit: (pit) => Layli._("S%(pit)d", {pit: pit}),
+     // TRANSLATORS: the label under South's store on the small boards of the live page
+     letter: Layli._("S")},
+    // TRANSLATORS: the label under North's store on a table's board
+    {store: Layli._("N store"),
+     // TRANSLATORS: North's pit on a table's board, as its label reads (N1 ... N6)
+     pit: (pit) => Layli._("N%(pit)d", {pit: pit}),
+     // TRANSLATORS: the label under North's store on the small boards of the live page
+     letter: Layli._("N")},
+  ];
 
   class Board {
     // `svg`: an <svg> element to draw in; `big`: pit names and stones (the table's own page)
@@ -28,7 +44,7 @@
         if (store) {
           el("rect", {"class": "store", x: x - 33, y: 27, width: 66, height: 246, rx: 33}, group);
           el("text", {"class": "label", x: x, y: 296}, group).textContent =
-            this.big ? SIDES[side][0] + " store" : SIDES[side][0];
+            this.big ? LABELS[side].store : LABELS[side].letter;
         } else {
           el("circle", {"class": "uur-ring", cx: x, cy: y, r: 44}, group);
           el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
@@ -36,7 +52,7 @@
           el("text", {"class": "uur-word", x: x - 30, y: y - 20}, group).textContent = "U";
           if (this.big) {
             el("text", {"class": "label", x: x, y: place < n ? y + 62 : y - 50}, group)
-              .textContent = SIDES[side][0] + (place % n + 1);
+              .textContent = LABELS[side].pit(place % n + 1);
           }
         }
         if (this.big) {
@@ -89,20 +105,22 @@
   // the words under a board: whose turn, the ply, the last move
   function turnWords(view) {
     const state = view.state;
-    if (!state) return "no game on the board yet";
-    const names = state.players.map((name, side) => name || SIDES[side]);
-    let words;
-    if (state.status === "finished") words = "game over";
-    else if (state.status === "idle") words = "waiting for the game to start";
-    else words = names[state.to_move] + " to move";
-    words += " · ply " + state.ply;
+    if (!state) return Layli._("no game on the board yet");
+    const names = state.players.map((name, side) => name || SIDE_NAMES[side]);
+    const words = [];
+    if (state.status === "finished") words.push(Layli._("game over"));
+    else if (state.status === "idle") words.push(Layli._("waiting for the game to start"));
+    else words.push(Layli._("%(player)s to move", {player: names[state.to_move]}));
+    // TRANSLATORS: a ply is one player's move: the game's ply 7 is its seventh move
+    words.push(Layli._("ply %(ply)d", {ply: state.ply}));
     const last = view.last_move;
     if (last && last.game === state.game) {
-      words += ` · last move: pit ${last.move} (ply ${last.ply})`;
+      words.push(Layli._("last move: pit %(pit)d (ply %(ply)d)", {pit: last.move, ply: last.ply}));
     }
-    return words;
+    return words.join(" · ");
   }
 
   window.Layli = window.Layli || {};
-  Object.assign(window.Layli, {Board: Board, turnWords: turnWords, SIDES: SIDES});
+  Object.assign(window.Layli, {Board: Board, turnWords: turnWords, SIDES: SIDES,
+                               SIDE_NAMES: SIDE_NAMES});
 })();

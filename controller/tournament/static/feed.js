@@ -1,5 +1,6 @@
 // What every tournament page shares: the live feed over one WebSocket, which reconnects by
-// itself, and small helpers to build elements and to write points, results and times.
+// itself, and small helpers to build elements and to write points, results and times. The
+// words are in the page's language: Layli._ and Layli.ngettext (/static/words.js, loaded first).
 "use strict";
 
 const Layli = (window.Layli = window.Layli || {});
@@ -38,24 +39,37 @@ Layli.tiebreak = (name, value) => {
   return Layli.points(value);
 };
 
+// the keys are the server's (the standings' tiebreaks), the titles the reader's
 Layli.TIEBREAK_TITLES = {
-  direct_encounter: "Direct encounter",
-  buchholz: "Buchholz",
+  direct_encounter: Layli._("Direct encounter"),
+  buchholz: "Buchholz",                 // named after their inventors: the same everywhere
   sonneborn_berger: "Sonneborn-Berger",
-  seed_difference: "Seed difference",
+  seed_difference: Layli._("Seed difference"),
 };
 
+// a game's status (the key, as the server sends it) in words
 Layli.GAME_STATUS_WORDS = {
-  assigned: "waiting to start",
-  playing: "playing",
-  reported: "result from the board",
-  confirmed: "confirmed",
-  corrected: "corrected by the arbiter",
+  assigned: Layli._("waiting to start"),
+  playing: Layli._("playing"),
+  reported: Layli._("result from the board"),
+  confirmed: Layli._("confirmed"),
+  corrected: Layli._("corrected by the arbiter"),
 };
 
-// a time in seconds since the epoch as the local clock shows it
+// a table's status (the key, as the server sends it; pages keep it in data-status) in words
+Layli.TABLE_STATUS_WORDS = {
+  online: Layli._("online"),
+  offline: Layli._("offline"),
+  // TRANSLATORS: a game's or a table's status: the game is being played
+  playing: Layli._("playing"),
+  // TRANSLATORS: a table's status: a sensor of its board has failed
+  fault: Layli._("fault"),
+};
+Layli.tableStatus = (status) => Layli.TABLE_STATUS_WORDS[status] || status;
+
+// a time in seconds since the epoch as the local clock shows it, in the page's language
 Layli.clock = (seconds) => seconds
-  ? new Date(seconds * 1000).toLocaleTimeString([], {hour12: false}) : "—";
+  ? new Date(seconds * 1000).toLocaleTimeString(Layli.language || [], {hour12: false}) : "—";
 
 // table-2 before table-10
 Layli.natural = (a, b) => a.localeCompare(b, undefined, {numeric: true});
@@ -66,8 +80,9 @@ Layli.natural = (a, b) => a.localeCompare(b, undefined, {numeric: true});
 Layli.follow = (handle, connected) => {
   let retry = 250;
   const open = () => {
+    // in the page's language (as the page was, even from a ?lang= without a cookie)
     const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
-                                 location.host + "/ws");
+                                 location.host + "/ws?lang=" + Layli.language);
     socket.onopen = () => { retry = 250; if (connected) connected(true); };
     socket.onmessage = (event) => {
       handle(JSON.parse(event.data));
@@ -86,17 +101,23 @@ Layli.received = 0;     // messages drawn so far (for tests and the curious)
 // the connection line under the event's name
 Layli.showConnection = (yes) => {
   const line = Layli.$("connection");
-  line.textContent = yes ? "live" : "not connected to the server: trying again…";
+  // TRANSLATORS: the page is connected to the server and follows the event as it happens
+  line.textContent = yes ? Layli._("live")
+    : Layli._("not connected to the server: trying again…");
   line.classList.toggle("lost", !yes);
 };
 
-// the event's header: name, variant, round r of R; the window's title says `what` the page
-// shows at that event
-Layli.showEvent = (event, what) => {
+// the event's header: name, variant, round r of R; `title(name)` is the window's title: what
+// the page shows at the event called `name`
+Layli.showEvent = (event, title) => {
   Layli.$("event-name").textContent = event.name;
-  document.title = what + " — " + event.name;
-  const system = event.system === "round-robin" ? "round robin" : "Swiss";
-  const round = event.round ? `round ${event.round} of ${event.rounds}`
-    : `${event.rounds} round${event.rounds === 1 ? "" : "s"}, not paired yet`;
-  Layli.$("event-line").textContent = `${event.variant} · ${system} · ${round}`;
+  document.title = title(event.name);
+  const system = event.system === "round-robin" ? Layli._("round robin") : Layli._("Swiss");
+  Layli.$("event-line").textContent =
+    `${event.variant} · ${system} · ${Layli.roundWords(event.round, event.rounds)}`;
 };
+
+// where the event is: "round 2 of 5", or "5 rounds, not paired yet"
+Layli.roundWords = (round, rounds) => round
+  ? Layli._("round %(round)d of %(rounds)d", {round: round, rounds: rounds})
+  : Layli.ngettext("%(n)d round, not paired yet", "%(n)d rounds, not paired yet", rounds);

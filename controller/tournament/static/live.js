@@ -16,15 +16,18 @@
     const current = pairings && pairings.rounds.find((r) => r.round === event.round);
     if (current) {
       const done = current.games.filter((game) => game.result !== null).length;
-      parts.push(`round ${event.round}: ${done} of ${current.games.length} finished`);
+      parts.push(Layli._("round %(round)d: %(done)d of %(games)d finished",
+                         {round: event.round, done: done, games: current.games.length}));
     }
     const counters = event.counters || {};
-    const count = (n, one, many) => `${n || 0} ${n === 1 ? one : many}`;
-    parts.push(count(counters.recorded, "result", "results") + " recorded");
+    parts.push(Layli.ngettext("%(n)d result recorded", "%(n)d results recorded",
+                              counters.recorded || 0));
     if (counters.duplicates) {
-      parts.push(count(counters.duplicates, "copy", "copies") + " of a recorded result ignored");
+      parts.push(Layli.ngettext("%(n)d copy of a recorded result ignored",
+                                "%(n)d copies of a recorded result ignored", counters.duplicates));
     }
-    parts.push(count(counters.rejected, "message", "messages") + " rejected");
+    parts.push(Layli.ngettext("%(n)d message rejected", "%(n)d messages rejected",
+                              counters.rejected || 0));
     $("counters").textContent = parts.join(" · ");
   }
 
@@ -36,9 +39,10 @@
       make("td", {"class": "number"}, String(game.board)),
       make("td", {}, bye ? "—" : make("a", {href: "/table/" + game.table}, game.table)),
       make("td", {}, game.south),
-      make("td", {}, bye ? make("em", {}, "bye") : game.north),
+      // TRANSLATORS: a player with no opponent this round, who has the bye's points
+      make("td", {}, bye ? make("em", {}, Layli._("bye")) : game.north),
       make("td", {"class": "status"},
-           bye ? "bye" : Layli.GAME_STATUS_WORDS[game.status] || game.status),
+           bye ? Layli._("bye") : Layli.GAME_STATUS_WORDS[game.status] || game.status),
       make("td", {"class": "result"}, game.result || ""));
   }
 
@@ -48,10 +52,11 @@
     $("no-pairings").hidden = pairings.rounds.length > 0;
     // the current round first
     for (const round of pairings.rounds.slice().reverse()) {
-      const head = make("tr", {}, ...["Board", "Table", "South", "North", "Status", "Result"]
+      const head = make("tr", {}, ...[Layli._("Board"), Layli._("Table"), Layli._("South"),
+                                       Layli._("North"), Layli._("Status"), Layli._("Result")]
         .map((words) => make("th", {scope: "col"}, words)));
       box.append(make("section", {"class": "round", "data-round": round.round},
-        make("h2", {}, "Round " + round.round),
+        make("h2", {}, Layli._("Round %(round)d", {round: round.round})),
         make("table", {"class": "grid"}, make("thead", {}, head),
           make("tbody", {}, ...round.games.map(gameRow)))));
     }
@@ -63,7 +68,9 @@
 
   function showStandings(standings) {
     const tiebreaks = standings.tiebreaks;
-    const titles = ["Rank", "Name", "Points", "Games", "W", "D", "L"]
+    const titles = [Layli._("Rank"), Layli._("Name"), Layli._("Points"), Layli._("Games"),
+      // TRANSLATORS: the standings' columns of games won, drawn and lost (W, D, L): one letter each
+      Layli._("W"), Layli._("D"), Layli._("L")]
       .concat(tiebreaks.map((name) => Layli.TIEBREAK_TITLES[name] || name));
     $("standings-head").replaceChildren(
       ...titles.map((words) => make("th", {scope: "col"}, words)));
@@ -114,8 +121,11 @@
     const game = gameAt(id);
     const view = cards.get(id).view;
     const state = view && view.state;
-    let words = "no game this round";
-    if (game) words = `board ${game.board}: ${game.south} – ${game.north}`;
+    let words = Layli._("no game this round");
+    if (game) {
+      words = Layli._("board %(board)d: %(south)s – %(north)s",
+                      {board: game.board, south: game.south, north: game.north});
+    }
     else if (state && state.players.some((name) => name)) words = state.players.join(" – ");
     cards.get(id).node.querySelector(".players").textContent = words;
   }
@@ -126,10 +136,13 @@
     const node = entry.node;
     node.dataset.status = view.status;
     node.toggleAttribute("data-retired", Boolean(view.retired));
-    node.querySelector(".table-status").textContent = view.retired ? "retired" : view.status;
+    node.querySelector(".table-status").textContent = view.retired ? Layli._("retired")
+      : Layli.tableStatus(view.status);
     entry.board.draw(view.state);
-    node.querySelector(".turn").textContent = view.retired ? "out of play: " + view.retired
-      : view.status === "offline" && !view.state ? "not heard from" : Layli.turnWords(view);
+    node.querySelector(".turn").textContent = view.retired
+      ? Layli._("out of play: %(reason)s", {reason: view.retired})
+      : view.status === "offline" && !view.state ? Layli._("not heard from")
+      : Layli.turnWords(view);
     const faults = view.state ? view.state.faults : [];
     node.querySelector(".faults").replaceChildren(...faults.map((words) => make("li", {}, words)));
     showPlayers(view.table);
@@ -158,7 +171,8 @@
   Layli.follow((message) => {
     if (message.type === "event") {
       event = message;
-      Layli.showEvent(event, "live");
+      // TRANSLATORS: the window's title of the live page: what it shows, and the event's name
+      Layli.showEvent(event, (name) => Layli._("live — %(event)s", {event: name}));
       showCounters();
     }
     else if (message.type === "pairings") { pairings = message; showPairings(); }

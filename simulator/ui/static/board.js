@@ -2,8 +2,9 @@
 // The page decides nothing about the game: the server's guide says what every LED shows.
 "use strict";
 
-const SIDES = ["South", "North"];
 const {PIT, el, centre, extent, drawStones} = window.Layli;  // places.js: the board's geometry
+const {_, ngettext} = window.Layli;                          // words.js: the page's language
+const SIDES = [_("South"), _("North")];
 // a phone held upright: the board turned a quarter, its rows down the screen
 const UPRIGHT = window.matchMedia("(orientation: portrait) and (max-width: 700px)");
 const MIN_PIT_PX = 48;        // a pit at least this wide on screen, for a fingertip
@@ -48,9 +49,16 @@ function drawBoard(n) {
       const thick = upright ? 44 : 40;
       el("rect", {"class": "ring", ...box(thick, 130), "data-place": place}, group);
       el("rect", {"class": "store", ...box(thick - 7, 123)}, group);
-      el("text", upright ? {"class": "label start", x: x - 118, y: y + 5}
-                         : {"class": "label", x: x, y: 296},
-         marks).textContent = SIDES[place - 2 * n][0] + " store";
+      const label = el("text", upright ? {"class": "label start", x: x - 118, y: y + 5}
+                                       : {"class": "label", x: x, y: 286}, marks);
+      label.textContent = place === 2 * n ? _("S store") : _("N store");
+      // a long word for a store ("bakhaar K", "magazzino S") kept clear of the board's
+      // rounded corner
+      // (by its letters: the board may be drawn before the page is laid out)
+      if (!upright && label.textContent.length > 7) {
+        label.setAttribute("textLength", 56);
+        label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
     } else {
       el("circle", {"class": "ring", cx: x, cy: y, r: 44, "data-place": place}, group);
       el("circle", {"class": "pit", cx: x, cy: y, r: 38}, group);
@@ -58,7 +66,7 @@ function drawBoard(n) {
       const south = place < n;
       el("text", {"class": "label", ...(upright ? {x: south ? x + 62 : x - 62, y: y + 5}
                                                  : {x: x, y: south ? y + 62 : y - 50})}, marks)
-        .textContent = (south ? "S" : "N") + own;
+        .textContent = (south ? _("S") : _("N")) + own;
     }
     el("g", {"class": "stones"}, group);
     // the count on a badge at the pit's lower right, clear of the stones (a store's: near
@@ -230,8 +238,10 @@ function render() {
     glyph.textContent = lit ? hello.symbols[state.places[place][1]] || "" : "";
     glyph.style.fill = lit ? light(state.places[place][0]) : "";
     const says = lit ? meaning[state.places[place][1]] : "";
-    const seeds = `${count} seed${count === 1 ? "" : "s"}`;
-    group.setAttribute("aria-label", `${placeWords(place)}, ${seeds}` + (says ? ": " + says : ""));
+    const seeds = ngettext("%(place)s, %(n)s seed", "%(place)s, %(n)s seeds", count,
+                           {place: placeWords(place)});
+    group.setAttribute("aria-label", says ? _("%(seeds)s: %(says)s", {seeds: seeds, says: says})
+                                          : seeds);
   }
   const hand = $("handmark");
   if (state.hand && state.last_place !== null) {
@@ -248,13 +258,15 @@ function render() {
   $("title").textContent = state.name;
   $("title").title = state.title;
   $("hand-count").textContent = state.hand;
-  const who = (side) => SIDES[side] + (state.computers.includes(side) ? " (computer)" : "");
-  const ofMatch = state.match_hand ? `hand ${state.match_hand}: ` : "";
+  const who = (side) => state.computers.includes(side)
+    ? _("%(player)s (computer)", {player: SIDES[side]}) : SIDES[side];
+  const toMove = _("%(player)s to move", {player: who(state.to_move)});
   $("turn").textContent = state.match_over ? state.match_result
-    : state.over ? "game over: " + state.result
-    : state.phase === "setup" ? `after hand ${state.match_hand}: setting up hand ` +
-      (state.match_hand + 1)
-    : ofMatch + who(state.to_move) + " to move";
+    : state.over ? _("game over: %(result)s", {result: state.result})
+    : state.phase === "setup" ? _("after hand %(hand)s: setting up hand %(next)s",
+                                  {hand: state.match_hand, next: state.match_hand + 1})
+    : state.match_hand ? _("hand %(hand)s: %(turn)s", {hand: state.match_hand, turn: toMove})
+    : toMove;
   // the player's colour, lightened for text on the dark page (4.5:1 at least)
   $("turn").style.color = state.over || state.to_move === null ? "#fff"
     : light(state.to_move ? "north" : "south");
@@ -276,9 +288,15 @@ function render() {
       return item;
     }));
   }
-  const scoreLine = (side) => `${who(side)}: ${state.captured[side]} captured` +
-    (state.scores ? `, score ${state.scores[side]}` : "") +
-    (state.aside && state.aside[side] ? ` (${state.aside[side]} held aside)` : "");
+  const scoreLine = (side) => {
+    const values = {player: who(side), captured: state.captured[side],
+                    score: state.scores && state.scores[side],
+                    aside: state.aside && state.aside[side]};
+    const line = state.scores ? _("%(player)s: %(captured)s captured, score %(score)s", values)
+      : _("%(player)s: %(captured)s captured", values);
+    return values.aside ? _("%(line)s (%(aside)s held aside)", {line: line, aside: values.aside})
+      : line;
+  };
   $("score").innerHTML = "";
   for (const side of [0, 1]) {
     const line = document.createElement("div");
@@ -289,7 +307,9 @@ function render() {
   (state.held || []).forEach(([south, north], k) => {
     const line = document.createElement("div");
     line.className = "help";
-    line.textContent = `after hand ${k + 1}: ${who(0)} held ${south}, ${who(1)} ${north}`;
+    line.textContent = _("after hand %(hand)s: %(south)s held %(south_seeds)s, %(north)s " +
+                         "%(north_seeds)s", {hand: k + 1, south: who(0), south_seeds: south,
+                                             north: who(1), north_seeds: north});
     $("score").appendChild(line);
   });
   showArrangement(state.arrange);
@@ -311,7 +331,7 @@ function render() {
   $("hint").disabled = !state.can_hint;
   const auto = state.computers.length > 0;
   $("pause").hidden = $("step").hidden = !auto;
-  $("pause").firstChild.textContent = state.paused ? "play " : "pause ";
+  $("pause").firstChild.textContent = (state.paused ? _("play") : _("pause")) + " ";
   $("events").innerHTML = "";
   for (const words of state.events) {
     const item = document.createElement("li");
@@ -330,19 +350,24 @@ function showArrangement(plan) {
   if (!plan) { arrangingFor = null; return; }
   const key = JSON.stringify([state.match_hand, plan.who, plan.seeds, plan.copy]);
   const side = SIDES[plan.who];
-  $("arrange-title").textContent = plan.copy
-    ? `${side}: copy ${SIDES[1 - plan.who]}'s row` : `${side}: place ${plan.seeds} seeds`;
+  const values = {player: side, other: SIDES[1 - plan.who], n: plan.seeds, aside: plan.aside,
+                  row: plan.copy && plan.copy.join(", ")};
+  $("arrange-title").textContent = plan.copy ? _("%(player)s: copy %(other)s's row", values)
+    : _("%(player)s: place %(n)s seeds", values);
   $("arrange-words").textContent = plan.copy
-    ? `pit for pit: ${plan.copy.join(", ")}` + (plan.aside ? `; ${plan.aside} stay aside` : "")
-    : `in your own pits, one at least in each, as you like` +
-      (plan.aside ? `; the other ${plan.aside} stay aside for the hand` : "") +
-      `: type them here, or move them on the board as its lights show`;
+    ? (plan.aside ? _("pit for pit: %(row)s; %(aside)s stay aside", values)
+                  : _("pit for pit: %(row)s", values))
+    : (plan.aside ? _("in your own pits, one at least in each, as you like; the other " +
+                      "%(aside)s stay aside for the hand: type them here, or move them on the " +
+                      "board as its lights show", values)
+                  : _("in your own pits, one at least in each, as you like: type them here, " +
+                      "or move them on the board as its lights show", values));
   if (key !== arrangingFor) {
     const row = $("arrange-row");
     row.replaceChildren(...plan.row.map((count, k) => {
       const label = document.createElement("label");
       label.className = "arrange-pit";
-      label.append(`pit ${k + 1} `);
+      label.append(_("pit %(pit)s", {pit: k + 1}) + " ");
       const input = document.createElement("input");
       Object.assign(input, {type: "number", min: 1, max: plan.seeds, value: count,
                             inputMode: "numeric"});
@@ -362,9 +387,9 @@ function arrangedRow() {
 
 function showArrangedSum(plan) {
   const placed = arrangedRow().reduce((a, b) => a + b, 0);
-  $("arrange-sum").textContent = `${placed} of ${plan.seeds} placed`;
+  $("arrange-sum").textContent = _("%(placed)s of %(n)s placed", {placed: placed, n: plan.seeds});
   $("arrange-go").disabled = placed !== plan.seeds;
-  $("arrange-go").textContent = plan.copy ? "copy it" : "place them";
+  $("arrange-go").textContent = plan.copy ? _("copy it") : _("place them");
 }
 
 // a lesson of the first game (simulator/ui/lessons.py): what to do, then what it showed
@@ -377,10 +402,10 @@ function showLesson(lesson) {
   if (!lesson) return;
   // a lesson begun: its words in sight (on a phone the button is far below the board)
   if (begun) $("lesson").scrollIntoView({block: "start"});
-  $("lesson-title").textContent = `Lesson ${lesson.number} of ${lesson.of}: ${lesson.title}`;
+  $("lesson-title").textContent = _("Lesson %(number)s of %(of)s: %(title)s", lesson);
   $("lesson-words").textContent = lesson.words;
   $("lesson-next").hidden = !lesson.done;
-  $("lesson-next").textContent = lesson.number < lesson.of ? "next lesson" : "play a game";
+  $("lesson-next").textContent = lesson.number < lesson.of ? _("next lesson") : _("play a game");
 }
 
 function light(colour) {
@@ -428,16 +453,56 @@ function glow() {
 
 function variantSpec(name) { return hello.variants.find((v) => v.name === name); }
 
-// how to play the variant on the board, a few paragraphs
+// how to play the variant on the board, a few paragraphs, some beside a small board before
+// and after a move that shows what they say (simulator/ui/howto.py: a lesson's move)
 function showHowTo(name) {
-  $("howto-text").replaceChildren(...variantSpec(name).howto.map(([title, words]) => {
+  $("howto-text").replaceChildren(...variantSpec(name).howto.map(([title, words, picture]) => {
     const paragraph = document.createElement("p");
     const strong = document.createElement("strong");
     strong.textContent = title + ". ";
     paragraph.append(strong, words);
-    return paragraph;
+    if (!picture) return paragraph;
+    const part = document.createElement("div");
+    part.append(paragraph, illustration(picture));
+    return part;
   }));
   howtoFor = name;
+}
+
+// a lesson's move on two small boards: the pit lifted before, the places it changed after
+function illustration(picture) {
+  const figure = document.createElement("figure");
+  figure.className = "illustration";
+  const {n, pit, before, after, uur} = picture;
+  for (const [counts, when, first] of [[before, _("before"), true], [after, _("after"), false]]) {
+    const [width, height] = extent(n, false);
+    const svg = el("svg", {viewBox: `0 0 ${width} ${height}`, role: "img",
+                           "aria-label": _("%(when)s: South's row %(south)s, North's row " +
+                                           "%(north)s, stores %(stores)s",
+                                           {when: when, south: counts.slice(0, n).join(" "),
+                                            north: counts.slice(n, 2 * n).join(" "),
+                                            stores: counts.slice(2 * n).join(" ")})});
+    for (let place = 0; place < 2 * n + 2; place++) {
+      const [x, y] = centre(place, n, false);
+      const marked = first ? place === pit : counts[place] !== before[place];
+      const cls = "mini" + (marked ? " marked" : "");
+      if (place >= 2 * n) {
+        el("rect", {"class": cls, x: x - 40, y: y - 120, width: 80, height: 240, rx: 40}, svg);
+      } else {
+        el("circle", {"class": cls, cx: x, cy: y, r: 40}, svg);
+      }
+      el("text", {"class": "mini-count", x: x, y: y + 14}, svg).textContent = counts[place];
+      if (!first && place < 2 * n && uur[place] !== null) {
+        el("text", {"class": "mini-uur", x: x + 30, y: y - 26}, svg).textContent = "U";
+      }
+    }
+    const caption = document.createElement("figcaption");
+    caption.textContent = when;
+    const side = document.createElement("div");
+    side.append(svg, caption);
+    figure.appendChild(side);
+  }
+  return figure;
 }
 
 // the variant's options in players' words: the rules in the form, the fine print in the board
@@ -506,15 +571,15 @@ function fillForm() {
   variant.value = state.variant;
   const mode = $("mode");
   mode.textContent = "";
-  const words = {people: "two people", computer: "against the computer",
-                 computers: "two computers", replay: "replay a record"};
+  const words = {people: _("two people"), computer: _("against the computer"),
+                 computers: _("two computers"), replay: _("replay a record")};
   for (const m of hello.modes) mode.add(new Option(words[m] || m, m));
   mode.value = state.mode;
   $("record-label").hidden = state.mode !== "replay";
   const level = $("level");
   level.textContent = "";
-  const levelWords = {beginner: "as a beginner", easy: "easy", medium: "medium", hard: "hard",
-                      strongest: "its strongest"};
+  const levelWords = {beginner: _("as a beginner"), easy: _("easy"), medium: _("medium"),
+                      hard: _("hard"), strongest: _("its strongest")};
   for (const l of hello.levels) level.add(new Option(levelWords[l] || l, l));
   level.value = state.level;
   $("match").value = state.match ? "match" : "game";
@@ -522,7 +587,7 @@ function fillForm() {
   fillOptions(state.options);
   const kind = $("fault-kind");
   kind.textContent = "";
-  for (const k of hello.fault_kinds) kind.add(new Option(k, k));
+  for (const k of hello.fault_kinds) kind.add(new Option(hello.fault_words[k] || k, k));
   formFilled = true;
 }
 
@@ -584,7 +649,7 @@ function send(message) {
 
 function connect() {
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") +
-                         location.host + "/ws");
+                         location.host + "/ws?lang=" + window.Layli.language);
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
@@ -606,7 +671,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("status").textContent = "the connection to the board is lost; reconnecting...";
+    $("status").textContent = _("the connection to the board is lost; reconnecting...");
     setTimeout(connect, 1000);
   };
 }
@@ -652,8 +717,8 @@ document.addEventListener("keydown", (event) => {
   if (own > 0 && own <= state.n) {
     event.preventDefault();
     if (!playOwn(own)) {
-      $("error").textContent = "number keys play a pit at the start of your move, in the " +
-        "play way";
+      $("error").textContent = _("number keys play a pit at the start of your move, in the " +
+                                 "play way");
     }
     return;
   }

@@ -1,0 +1,99 @@
+"""Pages in the reader's language: Jinja2 templates and the middleware that picks the language
+(host-only).
+
+    pages = Pages(STATIC)                               # its templates, beside the shared ones
+    app = Starlette(routes=[Route("/", pages.route("index.html"))],
+                    middleware=[Middleware(LanguageMiddleware)])
+
+Every page of the project (the virtual table, the companion, the tournament's live, table and
+arbiter pages) is an HTML template whose words are ``{{ _("...") }}``, rendered for each
+request in the language `LanguageMiddleware` chose for it: the page's ``?lang=``, else the
+language its picker stored in the ``layli-language`` cookie, else the browser's
+Accept-Language (controller.languages.negotiate). WebSockets get the same choice, so a page's
+live words match its text. Each page also carries, as JSON, the words its scripts say
+(`controller.languages.page_words`), which ``/static/words.js`` reads, and the picker
+(``languages.html``) that sets the cookie.
+"""
+
+from __future__ import annotations
+
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import parse_qs
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from controller.languages import (COOKIE, LANGUAGES, _, current, negotiate, ngettext,
+                                  page_words, using)
+
+SHARED = Path(__file__).parent / "static"       # languages.html and words.js
+
+
+def request_language(scope: dict) -> str:
+    """The language a request or WebSocket is answered in (see the module's docstring)."""
+    asked = None
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if query.get("lang"):
+        asked = query["lang"][0]
+    accept = None
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie" and asked is None:
+            cookie = SimpleCookie()
+            try:
+                cookie.load(value.decode("latin-1"))
+            except Exception:           # a malformed cookie header: as if there were none
+                continue
+            if COOKIE in cookie:
+                asked = cookie[COOKIE].value
+        elif name == b"accept-language":
+            accept = value.decode("latin-1")
+    return negotiate(asked, accept)
+
+
+class LanguageMiddleware:
+    """ASGI middleware: each HTTP request and WebSocket runs in its reader's language."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with using(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+class Pages:
+    """The HTML templates in `directory` (and the shared ones), rendered in the language in
+    use."""
+
+    def __init__(self, directory: Path) -> None:
+        self.environment = Environment(
+            loader=FileSystemLoader([str(directory), str(SHARED)]),
+            autoescape=select_autoescape(["html"]),
+            extensions=["jinja2.ext.i18n"])
+        # newstyle: {{ _("%(n)d seeds", n=3) }} fills the values in and escapes them; a
+        # {% trans %} block's text is taken with its lines joined (babel.cfg extracts it so)
+        self.environment.policies["ext.i18n.trimmed"] = True
+        self.environment.install_gettext_callables(_, ngettext, newstyle=True)
+
+    def render(self, name: str, **values: Any) -> str:
+        language = current()
+        return self.environment.get_template(name).render(
+            language=language, languages=LANGUAGES, page_words=page_words(language), **values)
+
+    def response(self, name: str, headers: dict | None = None, **values: Any) -> HTMLResponse:
+        # the same address reads differently by the cookie and the browser's languages: a
+        # cache between must keep them apart
+        headers = {"Vary": "Accept-Language, Cookie", **(headers or {})}
+        return HTMLResponse(self.render(name, **values), headers=headers)
+
+    def route(self, name: str, headers: dict | None = None) -> Callable:
+        """An endpoint that answers with the page `name`."""
+        async def endpoint(request: Request) -> HTMLResponse:
+            return self.response(name, headers)
+        return endpoint
