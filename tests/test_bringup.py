@@ -578,10 +578,13 @@ def test_bad_arguments_exit_2_with_one_line(capsys, args, message):
 
 
 def test_the_places_are_named_as_everywhere_else():
-    # the portable words (the Pico says them too) are the pages' and the log's (board.view)
+    # the portable words (the Pico says them too) are, in English, the pages' (board.view's
+    # place_name says them in the page's language)
     from controller.rules import place_words as everywhere
 
-    assert place_words is everywhere and view.place_words is everywhere
+    assert place_words is everywhere
+    assert [view.place_name(place, 7) for place in range(16)] == [
+        place_words(place, 7) for place in range(16)]
     assert [place_words(place, 7) for place in (0, 6, 7, 13, 14, 15)] == [
         "South's pit 1", "South's pit 7", "North's pit 1", "North's pit 7", "South's store",
         "North's store"]
