@@ -29,7 +29,7 @@ def phone(browser):
         servers.append((server, thread))
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         return page, app.state.table
 
     yield serve
@@ -74,7 +74,7 @@ def at_the_light(page, table: Table, pattern: str) -> tuple[int, Page]:
     afresh: (the first such place, the page)."""
     place = play_until(table, pattern)[0]
     page.reload()
-    page.wait_for_function("layli.state !== null")
+    page.wait_for_function("() => layli.state !== null")
     return place, Page(page, table)
 
 

@@ -443,7 +443,7 @@ def opened(browser, served):
     url, table = served
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     page.goto(url)
-    page.wait_for_function("layli.state !== null")
+    page.wait_for_function("() => layli.state !== null")
     yield page, table, Page(page, table)
     page.close()
 
@@ -509,7 +509,7 @@ def test_a_short_game_by_clicks_with_a_mistake_and_a_takeback(browser, served):
     url, table = served
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     page.goto(url)
-    page.wait_for_function("layli.state !== null")
+    page.wait_for_function("() => layli.state !== null")
     board = Page(page, table)
     assert board.rings()[:6] == [["south", "steady"]] * 6
     # South lifts pit 3 and sows where the LEDs say, to the end of the move (relays and all)
@@ -566,7 +566,7 @@ def test_a_capture_by_dragging_the_pit_onto_the_store(browser, served):
     seeds, banked = table.counts[pit], table.counts[store]
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     page.goto(url)
-    page.wait_for_function("layli.state !== null")
+    page.wait_for_function("() => layli.state !== null")
     board = Page(page, table)
     assert board.rings()[pit][1] == "take"
     board.answered(lambda: board.place(pit).drag_to(board.place(store)))
@@ -597,7 +597,7 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
     page = context.new_page()
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         assert page.locator('#way input[value="play"]').is_checked()
         board = Page(page, table)
         clicks = 0
@@ -631,7 +631,7 @@ def test_a_whole_game_against_the_computer_one_click_a_move(browser, by):
         assert clicks == sum(1 for ply in range(len(table.game.moves)) if _mover(table, ply) == 0)
         assert clicks >= 5 and len(table.game.moves) > clicks        # a real game, both sides
         assert table.counts == table.guide.board.places()
-        page.wait_for_function("layli.state.over")
+        page.wait_for_function("() => layli.state.over")
         assert page.locator("#turn").inner_text().startswith("game over: ")
     finally:
         context.close()
@@ -646,7 +646,7 @@ def test_the_new_game_form_offers_the_computers_levels_and_hides_what_does_not_a
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         # two people: neither the computer's level nor the record box (a replay's) shows
         assert not page.locator("#level-label").is_visible()
         assert not page.locator("#record-label").is_visible()
@@ -675,7 +675,7 @@ def test_the_form_speaks_players_words_and_keeps_the_simulation_aside(browser, s
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         assert page.locator("#title").inner_text() == "Layli Goobalay"
         assert "Jama Musse Jama" in page.locator("#title").get_attribute("title")
         rules = page.locator("#rules-options").inner_text()
@@ -722,7 +722,7 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         pit3 = page.get_by_role("button", name="South's pit 3, 4 seeds: a pit you may play; "
                                                "the store the seeds go to")
         assert pit3.count() == 1
@@ -744,6 +744,29 @@ def test_every_place_is_a_named_button_for_the_keyboard_and_screen_readers(brows
 
 
 @needs_chromium
+@needs_chromium
+def test_the_page_works_under_its_content_security_policy(browser, served):
+    """Issue 17: the policy lets the page's own scripts, styles and WebSocket through and
+    nothing else; the page breaks none of it (Chromium reports every refusal)."""
+    url, table = served
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    page.on("pageerror", lambda error: refused.append(str(error)))
+    try:
+        page.goto(url)
+        page.wait_for_function("() => layli.state !== null")
+        version = page.evaluate("layli.version")
+        Page(page, table).place(2).click()               # a lift, answered over the socket
+        page.wait_for_function("v => layli.version > v", arg=version)
+        page.locator("#simulation summary").click()
+        assert page.evaluate("document.querySelectorAll('#howto figure svg').length") > 0
+        assert refused == []
+    finally:
+        page.close()
+
+
 def test_a_double_click_lifts_once_and_is_no_error(opened):
     """A quick second press waits for the board's answer to the first, instead of acting on
     the board as it was (a second lift: "you are holding 4 seeds")."""
@@ -789,7 +812,7 @@ def test_each_lit_place_shows_its_symbol_and_asked_for_less_motion_nothing_blink
     page = browser.new_page(viewport={"width": 1300, "height": 800}, reduced_motion=motion)
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         symbols = page.evaluate("layli.symbols")
         shown = page.evaluate("""() => [...document.querySelectorAll('#board .glyph')]
             .map(g => g.textContent)""")
@@ -845,7 +868,7 @@ def test_the_page_tells_how_to_play_the_variant_on_the_board(browser, served):
     page = browser.new_page(viewport={"width": 1300, "height": 800})
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         assert page.locator("#howto").get_attribute("open") is not None    # open at first
         text = page.locator("#howto-text").inner_text()
         assert "Uur" in text and "relay" in text and "Tek mi" not in text
@@ -993,7 +1016,7 @@ def test_a_newcomer_learns_by_playing_the_lessons(opened, variant):
             _do_by_page(board, hand.next_action(table.guide.frame, table.counts))
             actions += 1
             assert actions < 40
-        page.wait_for_function("layli.state.lesson.done")
+        page.wait_for_function("() => layli.state.lesson.done")
         assert page.locator("#lesson-words").inner_text() != before
         assert table.counts == table.guide.board.places()
         board.answered(lambda: page.click("#lesson-next"))
@@ -1062,13 +1085,13 @@ def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
     page = browser.new_page(viewport={"width": 1300, "height": 900})
     try:
         page.goto(url)
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         page.select_option("#match", "match")
         assert page.locator("#match-options").is_visible()
         page.locator('[data-option="hands"]').fill("2")
         page.select_option('[data-option="arrangement"]', "free")
         page.click("#new")
-        page.wait_for_function("layli.state.match && layli.state.match_hand === 1")
+        page.wait_for_function("() => layli.state.match && layli.state.match_hand === 1")
         assert table.session.match.rules.options["arrangement"] == "free"
         arranged = None
         deadline = time.monotonic() + 300
@@ -1082,7 +1105,7 @@ def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
                 assert page.locator("#arrange-sum").inner_text() == "%d of %d placed" % (
                     plan["seeds"], plan["seeds"])
                 page.click("#arrange-go")
-                page.wait_for_function("!layli.state.arrange", timeout=5000)
+                page.wait_for_function("() => !layli.state.arrange", timeout=5000)
             elif (table.session.setup is None and table.guide.phase == "await"
                   and table.game.to_move == 0 and not table.sown_for and not table.game.over
                   and state["phase"] == "await" and state["to_move"] == 0
@@ -1097,7 +1120,7 @@ def test_a_two_hand_match_with_a_free_arrangement_played_on_the_page(browser):
         match = table.session.match
         assert match.over and len(match.games) == 2 and arranged is not None
         assert match.games[1].setup[:6] == arranged         # South's row as placed
-        page.wait_for_function("layli.state.match_over")
+        page.wait_for_function("() => layli.state.match_over")
         assert page.locator("#turn").inner_text() == table.state()["match_result"]
         page.click("#match-record summary")
         text = page.locator("#record-text").inner_text()

@@ -284,7 +284,7 @@ def test_the_virtual_table_in_chromium_has_no_english_left(browser, language):
     try:
         page = context.new_page()
         page.goto(url)                                  # the browser's language chooses
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => layli.state !== null")
         assert page.evaluate("document.documentElement.lang") == language
         shown = page.evaluate(SHOWN)
         version = page.evaluate("layli.version")
@@ -293,13 +293,13 @@ def test_the_virtual_table_in_chromium_has_no_english_left(browser, language):
         shown += page.evaluate(SHOWN)
         page.locator("#simulation summary").click()     # the closed part, opened
         page.locator("#learn").click()                  # a lesson
-        page.wait_for_function("layli.state.lesson !== null")
+        page.wait_for_function("() => layli.state.lesson !== null")
         shown += page.evaluate(SHOWN)
         assert _english_shown(shown, language) == set()
         # the picker: another language, kept for the next visit
         page.select_option("#language", "en")
-        page.wait_for_function("document.documentElement.lang === 'en'")
-        page.wait_for_function("layli.state !== null")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        page.wait_for_function("() => layli.state !== null")
         assert page.locator("#way legend").inner_text() == "Way to play"
     finally:
         context.close()

@@ -63,7 +63,18 @@ def test_the_table_lines_are_what_layli_run_reads(event, tmp_path):
     config = tmp_path / "layli.toml"
     config.write_text('profile = "pi-direct-2x6"\n'
                       + (event / "tables" / "table-1.toml").read_text())
+    config.chmod(0o644)                 # the table's password, readable by anyone: refused
+    with pytest.raises(UsageError, match=r"others may read it \(mode 644\); chmod 600 it"):
+        read_config(str(config))
+    config.chmod(0o600)
     assert read_config(str(config))["tournament"]["table"] == "table-1"
+
+
+def test_serve_refuses_arbiters_logins_others_may_read(event, capsys):
+    (event / "arbiters.json").chmod(0o644)
+    assert main(["tournament", "serve", str(event)]) == 2
+    err = capsys.readouterr().err
+    assert "arbiters.json: others may read it (mode 644); chmod 600 it" in err, err
 
 
 @pytest.mark.parametrize("lines, words", [

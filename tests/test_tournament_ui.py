@@ -36,12 +36,14 @@ def served():
 
 
 def checked_page(browser, **options):
-    """A page in a new context (`options`: the context's), whose script errors fail the test
-    when it is done."""
+    """A page in a new context (`options`: the context's), whose script errors, and anything
+    the content security policy refused, fail the test when it is done."""
     context = browser.new_context(viewport={"width": 1300, "height": 900}, **options)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)
     yield page
     context.close()
     assert errors == [], "the page's scripts failed: %s" % errors
@@ -233,7 +235,7 @@ def test_the_arbiter_confirms_corrects_and_pairs_through_the_page(served, arbite
     # board 2's result arrives from its table: the page learns it from the feed, and the
     # next round can be paired
     event.finish(second)
-    page.wait_for_function("!document.getElementById('pair').disabled", timeout=WAIT)
+    page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT)
     assert page.locator("#pair").inner_text() == "Pair round 2"
     page.click("#pair")
     shows(page, "#said", "round 2 is paired")
@@ -261,11 +263,11 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, arbi
     shows(page, "#relocations", "its board will not power up")
     assert event.store.game(second.id).table == "table-3"
     # the table it left is the spare one now
-    page.wait_for_function("[...document.querySelectorAll('#move-table option')]"
+    page.wait_for_function("() => [...document.querySelectorAll('#move-table option')]"
                            ".map(o => o.value).join() === 'table-2'", timeout=WAIT)
     # a game with its result cannot move
     event.finish(event.store.game(first.id))
-    page.wait_for_function("document.querySelector('#games tr[data-game=\"%s\"] "
+    page.wait_for_function("() => document.querySelector('#games tr[data-game=\"%s\"] "
                            "[data-action=move]').disabled" % first.id, timeout=WAIT)
     # table-2's board is broken: it is retired, paired no more, then returned
     page.select_option("#retire-table", "table-2")
@@ -293,7 +295,7 @@ def test_the_picker_turns_the_pages_into_the_language_picked(served, arbiter_pag
     page.wait_for_selector("#pairings tr[data-game]")
     assert page.evaluate("[document.documentElement.lang, Layli.language]") == ["en", "en"]
     page.select_option("#language", "it")
-    page.wait_for_function("document.documentElement.lang === 'it'", timeout=WAIT)
+    page.wait_for_function("() => document.documentElement.lang === 'it'", timeout=WAIT)
     assert page.evaluate("Layli.language") == "it"
     assert page.locator("#language").input_value() == "it"
     cookies = {cookie["name"]: cookie["value"] for cookie in page.context.cookies()}
@@ -320,7 +322,7 @@ def test_64_tables_on_one_page(browser):
     page = context.new_page()
     try:
         page.goto(url + "#tables")
-        page.wait_for_function("document.querySelectorAll('.card').length === 64",
+        page.wait_for_function("() => document.querySelectorAll('.card').length === 64",
                                timeout=WAIT)
         rows = event.games()
         assert len(rows) == 64
@@ -330,7 +332,7 @@ def test_64_tables_on_one_page(browser):
         started = time.perf_counter()
         for row in rows:
             event.state(row, ply=1, to_move=1)
-        page.wait_for_function("[...document.querySelectorAll('.card .turn')]"
+        page.wait_for_function("() => [...document.querySelectorAll('.card .turn')]"
                                ".every(node => node.textContent.includes('ply 1'))",
                                timeout=WAIT)
         burst = time.perf_counter() - started

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import gettext
 import json
+import time
 import random
 from typing import Any
 
@@ -743,3 +744,53 @@ def test_before_round_one_the_arbiter_can_pair_it():
         assert answer.status_code == 200 and len(answer.json()["games"]) == 3
         # the live page's snapshot shows the round
         assert client.get("/api/live").json()["event"]["round"] == 1
+
+
+# --- issue 17: the pages hardened --------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/table/table-2", "/api/live", "/export.csv",
+                                  "/static/style.css", "/arbiter", "/arbiter/state"])
+def test_every_answer_carries_the_security_headers(client, path):
+    answer = client.get(path, headers=HODAN)
+    assert answer.status_code == 200, answer.text
+    policy = answer.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["referrer-policy"] == "no-referrer"
+
+
+def test_wrong_arbiter_passwords_lock_the_address_out_for_a_growing_time(client, caplog):
+    wrong = basic("Hodan Arbiter", "a guess")
+    caplog.set_level("WARNING", logger="controller.tournament.web")
+    assert client.get("/arbiter").status_code == 401          # the browser asks: no failure
+    for _attempt in range(3):                                   # three are free
+        assert client.get("/arbiter/state", headers=wrong).status_code == 401
+    assert client.get("/arbiter/state", headers=HODAN).status_code == 200   # clears the count
+    for _attempt in range(4):
+        assert client.get("/arbiter/state", headers=wrong).status_code == 401
+    # the fourth in a row locked the address out for a second: even the right password waits
+    locked = client.get("/arbiter/state", headers=HODAN)
+    assert locked.status_code == 429 and locked.headers["retry-after"] == "1"
+    assert "too many wrong passwords" in locked.json()["error"]
+    time.sleep(1.1)
+    assert client.get("/arbiter/state", headers=wrong).status_code == 401   # 2 s now
+    assert client.get("/arbiter/state", headers=HODAN).headers["retry-after"] == "2"
+    refused = [r.getMessage() for r in caplog.records if "arbiter login refused" in r.getMessage()]
+    assert len(refused) == 8 and "(4 in a row; locked out for 1 s)" in refused[-2]
+    assert "locked out for 2 s" in refused[-1]
+
+
+def test_the_login_guard_doubles_up_to_its_longest_and_forgets_the_oldest():
+    from controller.tournament.web import LoginGuard
+    now = [0.0]
+    guard = LoginGuard(free=1, longest=8, remembered=2, clock=lambda: now[0])
+    waits = []
+    for _attempt in range(7):
+        guard.failed("10.0.0.1")
+        waits.append(guard.wait("10.0.0.1"))
+    assert waits == [0, 1, 2, 4, 8, 8, 8]
+    guard.failed("10.0.0.2")
+    guard.failed("10.0.0.3")                    # three addresses: the oldest is forgotten
+    assert guard.wait("10.0.0.1") == 0 and set(guard.failures) == {"10.0.0.2", "10.0.0.3"}

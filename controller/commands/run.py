@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -108,6 +110,10 @@ def read_config(path: str) -> dict[str, Any]:
             path, data["log_level"], ", ".join(LOG_LEVELS)))
     if "tournament" in data:
         check_tournament(data["tournament"], "config %s: [tournament]" % path)
+        mode = os.stat(path).st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):    # it holds the table's broker password
+            raise UsageError("config %s holds this table's tournament password and others may "
+                             "read it (mode %03o); chmod 600 it" % (path, stat.S_IMODE(mode)))
     if "variant" in data and data["variant"] not in VARIANTS:
         raise UsageError("config %s: variant %r is not one of %s" % (
             path, data["variant"], ", ".join(sorted(VARIANTS))))

@@ -209,7 +209,7 @@ def create(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
-    from controller.tournament.credentials import Credentials, CredentialsError
+    from controller.tournament.credentials import Credentials, CredentialsError, read_private
     from controller.tournament.server import TournamentServer
     from controller.tournament.rows import StoreError
     from controller.tournament.store import Store
@@ -223,7 +223,7 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger(chatty).setLevel(logging.WARNING)
     try:
         credentials = Credentials.load(folder / "credentials.json")
-        arbiters = json.loads((folder / ARBITERS_FILE).read_text(encoding="utf-8"))
+        arbiters = json.loads(read_private(folder / ARBITERS_FILE, "the arbiters' logins"))
     except (CredentialsError, OSError, ValueError) as error:
         raise UsageError(str(error))
     broker = None

@@ -204,17 +204,7 @@ class Credentials:
     def load(cls, path: str | os.PathLike) -> "Credentials":
         """The credentials kept in `path` by `save`, every part checked."""
         path = Path(path)
-        try:
-            mode = path.stat().st_mode
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise CredentialsError("%s: cannot read the credentials (%s)"
-                                   % (path, error.strerror or error)) from None
-        except UnicodeDecodeError:
-            raise CredentialsError("%s: not UTF-8 text" % path) from None
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise CredentialsError("%s: others may read it (mode %03o); chmod 600 it"
-                                   % (path, stat.S_IMODE(mode)))
+        text = read_private(path)
         try:
             data = json.loads(text)
         except ValueError as error:
@@ -270,6 +260,25 @@ def _check(value: object, name: str, test, what: str) -> None:
 def _table_order(item: tuple[str, str]) -> tuple:
     """table-2 before table-10."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", item[0]))
+
+
+def read_private(path: str | os.PathLike, what: str = "the credentials") -> str:
+    """The UTF-8 text of a secrets file that only its owner may read; CredentialsError naming
+    the file and what to do when it cannot be read or others may read it (issue 17: every
+    secrets file checked for its mode)."""
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CredentialsError("%s: cannot read %s (%s)"
+                               % (path, what, error.strerror or error)) from None
+    except UnicodeDecodeError:
+        raise CredentialsError("%s: not UTF-8 text" % path) from None
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise CredentialsError("%s: others may read it (mode %03o); chmod 600 it"
+                               % (path, stat.S_IMODE(mode)))
+    return text
 
 
 def write_private(path: str | os.PathLike, data: bytes) -> None:

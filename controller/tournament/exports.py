@@ -50,21 +50,39 @@ def export_json(store: Store) -> dict[str, Any]:
     }
 
 
+# a spreadsheet takes a cell that begins with one of these as a formula (OWASP's "CSV
+# injection"): a player's name "=HYPERLINK(...)" would be run, not shown
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """`value` as a CSV cell a spreadsheet shows as it is: text that it would take for a
+    formula gets a leading apostrophe, which spreadsheets show as text.
+
+        >>> csv_cell("=1+2"), csv_cell("-x"), csv_cell("Amina"), csv_cell(3)
+        ("'=1+2", "'-x", 'Amina', 3)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_csv(store: Store) -> str:
     """Every game as a CSV row: round, board, table, south, north (players' names; "bye" for a
-    bye), result ("1-0", "1/2-1/2", "0-1", empty while none), seeds ("30-18"), status."""
+    bye), result ("1-0", "1/2-1/2", "0-1", empty while none), seeds ("30-18"), status. A cell a
+    spreadsheet would take for a formula is written as text (`csv_cell`)."""
     names = {player.number: player.name for player in store.players()}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("round", "board", "table", "south", "north", "result", "seeds", "status"))
     for game in store.games():
         pairing, result = game.pairing, game.result
-        writer.writerow((
+        writer.writerow([csv_cell(cell) for cell in (
             pairing.round, pairing.board, game.table or "", names[pairing.south],
             "bye" if pairing.is_bye else names[pairing.north],
             result_text(result) if result else "",
             "%d-%d" % (result.south_seeds, result.north_seeds) if result else "",
-            game.status))
+            game.status)])
     return out.getvalue()
 
 

@@ -53,6 +53,7 @@ import hmac
 import json
 import re
 import threading
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -61,7 +62,6 @@ from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -79,7 +79,9 @@ from controller.tournament.exports import result_json, retirement_json   # as th
 from controller.tournament.rows import (Correction, Event, GameRow, StoreError, result_text)
 from controller.web.companion import STATIC as SHARED_STATIC
 from controller.web.pages import SHARED as PAGES_SHARED
-from controller.web.pages import LanguageMiddleware, Pages
+from controller.web.pages import Pages, page_middleware
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 STYLE = SHARED_STATIC / "style.css"         # the look every page of the project shares
@@ -263,6 +265,44 @@ def basic_user(header: str | None, arbiters: dict[str, str]) -> str | None:
         if same_name and same_password:
             found = name
     return found
+
+
+class LoginGuard:
+    """Wrong arbiter passwords, counted by the address they come from: after `free` in a row
+    each further one locks that address out for a growing time (1 s, doubling, at most
+    `longest`), in which its logins are refused unchecked; each is logged. A right password
+    clears the count. At most `remembered` addresses are kept (the oldest forgotten)."""
+
+    def __init__(self, free: int = 3, longest: float = 300.0, remembered: int = 1024,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = free
+        self.longest = longest
+        self.remembered = remembered
+        self.clock = clock
+        self.failures: dict[str, tuple[int, float]] = {}    # address: (in a row, locked until)
+        self._lock = threading.Lock()
+
+    def wait(self, address: str) -> float:
+        """Seconds until `address` may try again (0: now)."""
+        with self._lock:
+            count, until = self.failures.get(address, (0, 0.0))
+        return max(0.0, until - self.clock())
+
+    def failed(self, address: str) -> None:
+        with self._lock:
+            count, _until = self.failures.pop(address, (0, 0.0))
+            count += 1
+            locked = 0.0 if count <= self.free else min(2.0 ** (count - self.free - 1),
+                                                        self.longest)
+            self.failures[address] = (count, self.clock() + locked)
+            while len(self.failures) > self.remembered:
+                self.failures.pop(next(iter(self.failures)))
+        log.warning("arbiter login refused from %s: a wrong name or password (%d in a row%s)",
+                    address, count, "; locked out for %g s" % locked if locked else "")
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self.failures.pop(address, None)
 
 
 # --- what the arbiter sees --------------------------------------------------------------------
@@ -462,6 +502,7 @@ class ArbiterPages:
         self.store = server.store
         self.arbiters = check_arbiters(arbiters)
         self._acting = threading.Lock()         # one arbiter's action at a time: check, act
+        self.guard = LoginGuard()
 
     def who(self, request: Request) -> str | Response:
         """The arbiter making `request`, or the response that refuses it."""
@@ -469,9 +510,22 @@ class ArbiterPages:
         if not self.arbiters:
             off = _(OFF)
             return _error(404, off) if json_wanted else PlainTextResponse(off, 404)
-        name = basic_user(request.headers.get("authorization"), self.arbiters)
+        address = request.client.host if request.client else "unknown"
+        wait = self.guard.wait(address)
+        if wait:
+            message = ngettext("too many wrong passwords: try again in %(n)d second",
+                               "too many wrong passwords: try again in %(n)d seconds",
+                               int(wait + 0.999)) % {"n": int(wait + 0.999)}
+            retry = {"Retry-After": str(int(wait + 0.999))}
+            return _error(429, message, **retry) if json_wanted else PlainTextResponse(
+                message, 429, headers=retry)
+        header = request.headers.get("authorization")
+        name = basic_user(header, self.arbiters)
         if name is not None:
+            self.guard.succeeded(address)
             return name
+        if header:                      # a login tried and wrong (none: the browser asks)
+            self.guard.failed(address)
         message = _("the arbiter's pages need an arbiter's name and password")
         challenge = {"WWW-Authenticate": 'Basic realm="%s", charset="UTF-8"' % REALM}
         if json_wanted:
@@ -589,7 +643,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
     arbiter's pages."""
     live = LivePages(server)
     arbiter = ArbiterPages(server, arbiters)
-    app = Starlette(middleware=[Middleware(LanguageMiddleware)], routes=[
+    app = Starlette(middleware=page_middleware(), routes=[
         Route("/", live.live_page),
         Route("/table/{table}", live.table_page),
         WebSocketRoute("/ws", live.feed),

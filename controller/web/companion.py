@@ -21,13 +21,12 @@ import threading
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.languages import LANGUAGES, current, localise
-from controller.web.pages import LanguageMiddleware, Pages
+from controller.web.pages import Pages, page_middleware
 
 STATIC = Path(__file__).parent / "static"
 # the virtual board's stylesheet, which the companion page shares
@@ -149,6 +148,6 @@ def create_app(publisher: Publisher) -> Starlette:
         Route("/", pages.route("companion.html")),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(LanguageMiddleware)])
+    ], middleware=page_middleware())
     app.state.publisher = publisher
     return app

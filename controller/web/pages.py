@@ -1,9 +1,9 @@
-"""Pages in the reader's language: Jinja2 templates and the middleware that picks the language
-(host-only).
+"""Pages in the reader's language: Jinja2 templates, the middleware that picks the language,
+and the security headers every answer carries (host-only).
 
     pages = Pages(STATIC)                               # its templates, beside the shared ones
     app = Starlette(routes=[Route("/", pages.route("index.html"))],
-                    middleware=[Middleware(LanguageMiddleware)])
+                    middleware=page_middleware())
 
 Every page of the project (the virtual table, the companion, the tournament's live, table and
 arbiter pages) is an HTML template whose words are ``{{ _("...") }}``, rendered for each
@@ -12,7 +12,9 @@ language its picker stored in the ``layli-language`` cookie, else the browser's
 Accept-Language (controller.languages.negotiate). WebSockets get the same choice, so a page's
 live words match its text. Each page also carries, as JSON, the words its scripts say
 (`controller.languages.page_words`), which ``/static/words.js`` reads, and the picker
-(``languages.html``) that sets the cookie.
+(``languages.html``) that sets the cookie. `SecurityHeaders` adds a content security policy
+(this server's scripts, styles and connections only; no frame around a page), nosniff and
+no referrer to every HTTP answer (`page_middleware` gives both middlewares).
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ def request_language(scope: dict) -> str:
     return negotiate(asked, accept)
 
 
+def page_middleware() -> list:
+    """What every app that serves pages runs its requests through: the reader's language and
+    the security headers."""
+    from starlette.middleware import Middleware
+    return [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
+
+
 class LanguageMiddleware:
     """ASGI middleware: each HTTP request and WebSocket runs in its reader's language."""
 
@@ -65,6 +74,46 @@ class LanguageMiddleware:
             return
         with using(request_language(scope)):
             await self.app(scope, receive, send)
+
+
+# What every answer of a page's server says to the browser (issue 17): scripts, styles and
+# connections from this server only, no frame around a page (an arbiter's page cannot be
+# framed and clicked through), no guessing of a file's type, no address sent on to other sites.
+# The pages have no inline script or style; the JSON of their words (words.html) is data, which
+# the policy does not run.
+SECURITY_HEADERS = (
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+     b"frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP answer carries `SECURITY_HEADERS` (a header the answer set
+    itself is kept)."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _value in headers}
+                headers += [(name, value) for name, value in SECURITY_HEADERS
+                            if name not in present]
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 class Pages:

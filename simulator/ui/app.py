@@ -24,7 +24,6 @@ import json
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.responses import FileResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -37,7 +36,7 @@ from controller.web.companion import STATIC as COMPANION_STATIC
 from controller.ai import LEVELS
 from controller.board.view import variant_words
 from controller.languages import N_, _, current, using
-from controller.web.pages import LanguageMiddleware, Pages
+from controller.web.pages import Pages, page_middleware
 from simulator.ui.howto import HOW_TO_PLAY, illustration
 from simulator.ui.table import COMPUTER_LEVEL, FAULT_KINDS, MODES, PLAY, Table, TableError
 
@@ -246,6 +245,6 @@ def create_app(variant: str = "layli-goobalay", options: dict | None = None,
         Route("/static/places.js", lambda request: FileResponse(PLACES)),
         Route("/static/words.js", lambda request: FileResponse(WORDS)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(LanguageMiddleware)])
+    ], middleware=page_middleware())
     app.state.table = table
     return app

@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     page = browser.new_page(**picture.screen)
                     page.goto(url)
-                    page.wait_for_function("layli.state !== null")
+                    page.wait_for_function("() => layli.state !== null")
                     time.sleep(0.3)             # a pulse near its brightest
                     page.screenshot(path=str(folder / picture.name))
                     page.close()
