@@ -191,3 +191,43 @@ def test_register_and_withdraw_players(event, capsys):
 def test_register_needs_an_event(tmp_path, capsys):
     assert main(["tournament", "register", str(tmp_path), "Ubax"]) == 2
     assert "holds no event" in capsys.readouterr().err
+
+
+# --- issue 17: a damaged event file, and the backups that are the way forward ---------------
+
+def _tear_a_page(path, page: int = 10) -> None:
+    """A page of the file overwritten with noise: what a power cut on a card that lied about
+    its writes leaves."""
+    with open(path, "r+b") as file:
+        file.seek(page * 4096)
+        file.write(bytes(range(256)) * 16)
+
+
+def test_a_round_paired_keeps_a_backup_of_the_event(event):
+    from controller.tournament.server import TournamentServer
+
+    with Store(event / "event.sqlite") as store:
+        server = TournamentServer(store, "mqtt://127.0.0.1:9")
+        server.pair_next_round()
+        kept = event / "backups" / "round-1.sqlite"
+        with Store(kept) as copy:              # a whole, sound event as round 1 started
+            assert copy.damage() == [] and len(copy.games()) == len(store.games()) == 2
+
+
+def test_serve_names_a_damaged_event_and_the_way_forward(event, capsys):
+    from controller.tournament.server import TournamentServer
+
+    with Store(event / "event.sqlite") as store:
+        TournamentServer(store, "mqtt://127.0.0.1:9").pair_next_round()
+    _tear_a_page(event / "event.sqlite")
+    with pytest.raises(Exception) as raised:
+        Store(event / "event.sqlite")
+    assert type(raised.value).__name__ == "DamagedError"
+    assert main(["tournament", "serve", str(event)]) == 2
+    err = capsys.readouterr().err
+    assert "event.sqlite is damaged" in err and "Traceback" not in err
+    assert "backups/round-1.sqlite" in err and "copy that file in its place" in err
+    (event / "backups" / "round-1.sqlite").unlink()
+    assert main(["tournament", "serve", str(event)]) == 2
+    err = capsys.readouterr().err
+    assert "There is no backup" in err and ".recover" in err

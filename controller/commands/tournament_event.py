@@ -94,12 +94,37 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _event_store(folder: Path):
+    from controller.tournament.rows import DamagedError, StoreError
     from controller.tournament.store import Store
 
     if not (folder / "event.sqlite").exists():
         raise UsageError("%s holds no event: `layli tournament create %s ...` first" % (
             folder, folder))
-    return Store(folder / "event.sqlite")
+    try:
+        return Store(folder / "event.sqlite")
+    except DamagedError as error:
+        raise UsageError("%s\n%s" % (error, way_forward(folder)))
+    except StoreError as error:
+        raise UsageError(str(error))
+
+
+def way_forward(folder: Path) -> str:
+    """What the arbiter can do about a damaged event file: the newest backup (the server keeps
+    one as each round starts), or SQLite's own recovery."""
+    from controller.tournament.server import BACKUPS
+
+    kept = sorted((folder / BACKUPS).glob("round-*.sqlite"),
+                  key=lambda path: int(path.stem.split("-")[1]) if path.stem.split("-")[1]
+                  .isdigit() else -1)
+    database = folder / "event.sqlite"
+    if kept:
+        return ("The last good copy is %s, made as its round started: stop everything using "
+                "the event, move %s aside, copy that file in its place, and start again; what "
+                "was recorded after it (results, corrections) must be entered again."
+                % (kept[-1], database))
+    return ("There is no backup (one is kept as each round starts). SQLite can save what is "
+            "readable: sqlite3 %s .recover | sqlite3 recovered.sqlite, then move %s aside and "
+            "put recovered.sqlite in its place." % (database, database))
 
 
 def register(args: argparse.Namespace) -> int:

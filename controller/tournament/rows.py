@@ -45,6 +45,11 @@ class SchemaError(StoreError):
     """The file is not a tournament database, or was written by a newer version."""
 
 
+class DamagedError(StoreError):
+    """The file is a database SQLite's own check finds damaged (a torn page, a power cut on a
+    card that lied about its writes): restore a backup (`Store.backup` keeps them)."""
+
+
 @dataclass(frozen=True)
 class Event:
     """The event's settings, fixed when it is created."""

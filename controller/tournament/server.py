@@ -24,10 +24,12 @@ retired if it is).
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -48,6 +50,8 @@ from controller.tournament.table import broker_address
 from controller.web.companion import Publisher
 
 log = logging.getLogger(__name__)
+
+BACKUPS = "backups"         # beside the event's file: a copy as each round starts
 
 # a table's status as the store keeps it, from what its state message says
 STORE_STATUS = {"idle": "online", "finished": "online", "playing": "playing", "fault": "fault"}
@@ -330,10 +334,26 @@ class TournamentServer:
                                      " (retired: %s)" % ", ".join(retired) if retired else ""))
             store.add_round(number, pairings, dict(zip(boards, tables)))
             log.info("round %d paired: %d games", number, len(boards))
+            self._keep_backup(number)
         self._announce_round()
         self._publish_pairings()
         self._publish_event()
         return pairings
+
+    def _keep_backup(self, number: int) -> None:
+        """A copy of the event as round `number` starts, beside its file: backups/round-N.sqlite
+        (the last good one is the way forward from a damaged file). An event in memory keeps
+        none; a copy that cannot be written is logged, and the round goes on."""
+        path = self.store.path
+        if path == ":memory:" or path.startswith("file:"):
+            return
+        folder = Path(path).parent / BACKUPS
+        try:
+            folder.mkdir(exist_ok=True)
+            self.store.backup(folder / ("round-%d.sqlite" % number))
+        except (OSError, sqlite3.Error) as error:
+            log.error("round %d: the event's backup could not be written in %s: %s",
+                      number, folder, error)
 
     def confirm(self, game: str, arbiter: str) -> None:
         """The arbiter confirms a board's result."""

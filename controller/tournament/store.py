@@ -56,8 +56,9 @@ from ..rules.variants import RulesError, get_variant, resolve_options
 from .model import POINTS, Pairing, Player, Result
 from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, MATCH_FORMATS,
                    NO_RESULT, SOURCES, SYSTEMS, TABLE_STATUSES, TIE_BREAKS, Correction,
-                   Event, GameRow, Rejected, Relocation, ResultConflict, Retirement, SchemaError,
-                   Snapshot, StoreError, TableRow, check_choice, check_name, check_result,
+                   DamagedError, Event, GameRow, Rejected, Relocation, ResultConflict,
+                   Retirement, SchemaError, Snapshot, StoreError, TableRow, check_choice,
+                   check_name, check_result,
                    check_table_id, check_text, described)
 from .schema import APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_VERSION, UPGRADES, statements
 
@@ -93,6 +94,9 @@ class Store:
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         except sqlite3.DatabaseError as error:
             raise SchemaError("%s is not a tournament database (%s)" % (self.path, error))
+        damage = self.damage()
+        if damage:
+            raise DamagedError("%s is damaged: %s" % (self.path, "; ".join(damage[:3])))
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
@@ -129,6 +133,29 @@ class Store:
                     db.execute(statement)
                 version += 1
             db.execute("UPDATE layli_schema SET version = ?", (version,))
+
+    def damage(self) -> list[str]:
+        """What SQLite's own check (PRAGMA quick_check) finds wrong in the file: nothing when
+        it is sound."""
+        try:
+            with self._lock:
+                found = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:
+            return [str(error)]
+        return [] if found == ["ok"] else found
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """A consistent copy of the whole database in `target` (SQLite's online backup),
+        written beside it and renamed over it: the copy is whole or absent."""
+        target = os.fspath(target)
+        partial = target + ".partial"
+        copy = sqlite3.connect(partial)
+        try:
+            with self._lock:
+                self._db.backup(copy)
+        finally:
+            copy.close()
+        os.replace(partial, target)
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
