@@ -153,6 +153,14 @@ def test_the_live_page_shows_pairings_standings_and_tables_and_follows_the_table
     page.wait_for_url(url + "table/" + first.table)
 
 
+def test_the_pages_say_when_the_server_has_lost_the_tables_broker(served, page):
+    # the served event's server never reaches a broker (NOWHERE): the line says so
+    url, event = served
+    page.goto(url)
+    shows(page, "#connection", "the server has lost the tables' broker: reconnecting")
+    assert "lost" in page.locator("#connection").get_attribute("class")
+
+
 def test_the_table_page_shows_the_board_of_a_state_message(served, page):
     url, event = served
     row = event.games()[1]

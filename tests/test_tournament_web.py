@@ -794,3 +794,16 @@ def test_the_login_guard_doubles_up_to_its_longest_and_forgets_the_oldest():
     guard.failed("10.0.0.2")
     guard.failed("10.0.0.3")                    # three addresses: the oldest is forgotten
     assert guard.wait("10.0.0.1") == 0 and set(guard.failures) == {"10.0.0.2", "10.0.0.3"}
+
+
+def test_the_pages_learn_when_the_server_has_lost_the_broker(event, client):
+    """The event's message says whether the server reaches the broker (here it never does:
+    NOWHERE), and the pages say "reconnecting" on their connection line (feed.js)."""
+    with client.websocket_connect("/ws") as socket:
+        seen = {}
+        for _message in range(10):
+            message = json.loads(socket.receive_text())
+            seen[message["type"]] = message
+            if "event" in seen:
+                break
+    assert seen["event"]["broker"] is False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from controller.rules import Rules, RulesError, deal_random_setup
@@ -89,12 +89,17 @@ def stop_signals(stop: list[str]) -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-def until_stopped() -> str:
-    """Wait for Ctrl-C or SIGTERM (`stop_signals`); which one came, in words."""
+def until_stopped(every: Callable[[], object] | None = None, seconds: float = 1.0) -> str:
+    """Wait for Ctrl-C or SIGTERM (`stop_signals`), calling `every()` each `seconds`
+    meanwhile (a watch over a child process, say); which signal came, in words."""
     import time
 
     stop: list[str] = []
+    due = time.monotonic() + seconds
     with stop_signals(stop):
         while not stop:
             time.sleep(0.2)
+            if every is not None and time.monotonic() >= due:
+                every()
+                due = time.monotonic() + seconds
     return stop[0]

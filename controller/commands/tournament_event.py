@@ -108,6 +108,26 @@ def _event_store(folder: Path):
         raise UsageError(str(error))
 
 
+def keep_alive(broker) -> bool:
+    """The event's own broker started again if it has stopped (killed, crashed) under a
+    running `serve`; True when it was. The server and the tables reconnect by themselves, and
+    the pages say "reconnecting" meanwhile. A start that fails is logged and tried again at
+    the next call."""
+    from controller.tournament.broker import BrokerError
+
+    if broker is None or broker.running:
+        return False
+    log = logging.getLogger(__name__)
+    log.error("the event's broker has stopped: starting it again")
+    try:
+        broker.start()
+    except (BrokerError, OSError) as error:
+        log.error("the broker did not start again: %s", error)
+        return False
+    log.warning("the broker runs again at %s", broker.url)
+    return True
+
+
 def way_forward(folder: Path) -> str:
     """What the arbiter can do about a damaged event file: the newest backup (the server keeps
     one as each round starts), or SQLite's own recovery."""
@@ -273,7 +293,8 @@ def serve(args: argparse.Namespace) -> int:
             raise UsageError(str(error))
         print("the broker is at %s; the live pages at %s (arbiter: %sarbiter)" % (
             url, page, page), flush=True)
-        logging.getLogger(__name__).info("stopping (%s)", until_stopped())
+        logging.getLogger(__name__).info("stopping (%s)", until_stopped(
+            lambda: keep_alive(broker)))
         instance.should_exit = True
         thread.join(5)
         server.stop()

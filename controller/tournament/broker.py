@@ -127,6 +127,15 @@ class _Managed:
 
 # -- Mosquitto -------------------------------------------------------------------------------
 
+def _state(pid: int) -> bytes:
+    """The state letter of process `pid` (b"Z": a zombie, gone but not reaped), or b"" once
+    it is gone."""
+    try:
+        return Path("/proc/%d/stat" % pid).read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return b""
+
+
 def find_mosquitto(binary: str = "mosquitto") -> str:
     """The path of the mosquitto program, also where Debian puts it (/usr/sbin, which is not
     on an ordinary user's PATH), or BrokerError saying how to install it."""
@@ -158,6 +167,7 @@ class Mosquitto(_Managed):
         self.config_path = self.directory / "mosquitto.conf"
         self.log_path = self.directory / "mosquitto.log"
         self.output_path = self.directory / "mosquitto.out"     # before the log is open
+        self.pid_path = self.directory / "mosquitto.pid"        # the one we started, running
         self._process: subprocess.Popen | None = None
 
     @property
@@ -212,11 +222,13 @@ class Mosquitto(_Managed):
             return
         program = find_mosquitto(self.binary)
         self.write_config()
+        self._stop_stale(timeout)
         log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.output_path, "ab") as output:
             self._process = subprocess.Popen([program, "-c", str(self.config_path)],
                                              stdin=subprocess.DEVNULL, stdout=output,
                                              stderr=subprocess.STDOUT)
+        self.pid_path.write_text("%d\n" % self._process.pid, encoding="ascii")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -233,9 +245,42 @@ class Mosquitto(_Managed):
         raise BrokerError("mosquitto did not accept connections on %s:%d within %.0f s:\n%s"
                           % (self.host, self.port, timeout, self._tail()))
 
+    def _stop_stale(self, timeout: float) -> None:
+        """A Mosquitto of this directory left running by a `serve` that was killed (its PID in
+        mosquitto.pid, its command line naming this config) holds the port: stop it, and say
+        so. A PID that is gone, or is another program now, is only forgotten."""
+        try:
+            pid = int(self.pid_path.read_text(encoding="ascii").strip())
+            command = Path("/proc/%d/cmdline" % pid).read_bytes().split(b"\0")
+        except (OSError, ValueError):
+            self.pid_path.unlink(missing_ok=True)
+            return
+        if str(self.config_path).encode() not in command or not any(
+                part.endswith(b"mosquitto") for part in command):
+            self.pid_path.unlink(missing_ok=True)
+            return
+        log.warning("a Mosquitto left running by an earlier serve (PID %d, %s): stopping it",
+                    pid, self.config_path)
+        try:
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and Path("/proc/%d" % pid).exists() and \
+                    b"Z" not in _state(pid):
+                time.sleep(0.02)
+            if Path("/proc/%d" % pid).exists() and b"Z" not in _state(pid):
+                os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        except PermissionError as error:
+            raise BrokerError("a Mosquitto left running (PID %d) holds the event's broker and "
+                              "cannot be stopped from here (%s): stop it, then start again"
+                              % (pid, error)) from None
+        self.pid_path.unlink(missing_ok=True)
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop Mosquitto (it saves its retained messages first)."""
         process, self._process = self._process, None
+        self.pid_path.unlink(missing_ok=True)
         if process is None or process.poll() is not None:
             return
         process.terminate()
@@ -248,6 +293,7 @@ class Mosquitto(_Managed):
     def kill(self) -> None:
         """Stop Mosquitto the way a power cut does: nothing saved since its last autosave."""
         process, self._process = self._process, None
+        self.pid_path.unlink(missing_ok=True)
         if process is not None and process.poll() is None:
             process.send_signal(signal.SIGKILL)
             process.wait()

@@ -164,6 +164,7 @@ class TournamentServer:
         client.subscribe([(messages.topic_filter(kind), DELIVERY[kind].qos)
                           for kind in messages.TABLE_KINDS])
         self._connected.set()
+        self._publish_event()           # the pages: the broker is back
         self._announce_round()          # retained already; again in case the broker lost them
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
@@ -171,6 +172,7 @@ class TournamentServer:
         self._connected.clear()
         if not self._stopping:
             log.warning("the broker went away (%s); reconnecting", reason_code)
+            self._publish_event()       # the pages say the tables cannot reach the server
 
     # --- what arrives -----------------------------------------------------------------------
 
@@ -496,7 +498,7 @@ class TournamentServer:
         return {"type": "event", "name": event.name, "variant": event.variant,
                 "options": event.options, "system": event.system, "rounds": event.rounds,
                 "format": event.match_format, "round": self.store.last_round(),
-                "counters": dict(self.counters)}
+                "counters": dict(self.counters), "broker": self.connected}
 
     def _pairings_view(self) -> dict[str, Any]:
         names = self._names()

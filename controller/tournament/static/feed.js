@@ -98,18 +98,25 @@ Layli.follow = (handle, connected) => {
 };
 Layli.received = 0;     // messages drawn so far (for tests and the curious)
 
-// the connection line under the event's name
-Layli.showConnection = (yes) => {
+// the connection line under the event's name: this page's link to the server, and the
+// server's to the broker the tables talk to (the event's `broker`)
+let pageUp = false;
+let brokerUp = true;
+function showLinks() {
   const line = Layli.$("connection");
   // TRANSLATORS: the page is connected to the server and follows the event as it happens
-  line.textContent = yes ? Layli._("live")
-    : Layli._("not connected to the server: trying again…");
-  line.classList.toggle("lost", !yes);
-};
+  line.textContent = !pageUp ? Layli._("not connected to the server: trying again…")
+    : brokerUp ? Layli._("live")
+    : Layli._("the server has lost the tables' broker: reconnecting…");
+  line.classList.toggle("lost", !pageUp || !brokerUp);
+}
+Layli.showConnection = (yes) => { pageUp = yes; showLinks(); };
 
 // the event's header: name, variant, round r of R; `title(name)` is the window's title: what
 // the page shows at the event called `name`
 Layli.showEvent = (event, title) => {
+  brokerUp = event.broker !== false;
+  showLinks();
   Layli.$("event-name").textContent = event.name;
   document.title = title(event.name);
   const system = event.system === "round-robin" ? Layli._("round robin") : Layli._("Swiss");
