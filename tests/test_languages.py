@@ -103,6 +103,7 @@ def test_words_said_once_read_in_every_language():
     said = every_language(lambda: _("South"))
     assert said == "South" and localise(said, "it") == "Sud"
     assert localise({"a": [said]}, "tr") == {"a": ["Güney"]}
+    assert languages.has_words({"a": [said]}) and not languages.has_words({"a": ["South", 1]})
     with using("so"):
         assert localise(said) == _("South") != "South"
 

@@ -744,20 +744,14 @@ def _accepts(port: int) -> bool:
         return False
 
 
-def test_a_mosquitto_left_by_a_killed_serve_is_stopped_at_the_next_start(tmp_path, caplog):
+def test_a_mosquitto_left_by_a_killed_serve_is_stopped_at_the_next_start(mosquitto, caplog):
     """Issue 17: `serve` killed with SIGKILL leaves its Mosquitto running on the event's port;
     the next start found it by its PID file and command line and stops it, instead of failing
     with "Address already in use"."""
-    from controller.tournament.broker import BrokerError, Mosquitto, find_mosquitto
-    try:
-        find_mosquitto()
-    except BrokerError as error:
-        pytest.skip(str(error))
-    left = Mosquitto(tmp_path / "mosquitto")
-    left.start()
-    orphan = left._process                  # the killed serve's child, still serving
+    orphan = mosquitto._process             # the killed serve's child, still serving
     caplog.set_level("WARNING", logger="controller.tournament.broker")
-    again = Mosquitto(tmp_path / "mosquitto", port=left.port)
+    again = Mosquitto(mosquitto.directory, port=mosquitto.port,
+                      credentials=mosquitto.credentials)
     try:
         again.start()
         assert orphan.poll() is not None                        # stopped
@@ -767,37 +761,27 @@ def test_a_mosquitto_left_by_a_killed_serve_is_stopped_at_the_next_start(tmp_pat
         again.stop()
         if orphan.poll() is None:
             orphan.kill()
-    assert not (tmp_path / "mosquitto" / "mosquitto.pid").exists()
+    assert not (mosquitto.directory / "mosquitto.pid").exists()
     # a PID file naming a process that is not ours is only forgotten
-    (tmp_path / "mosquitto" / "mosquitto.pid").write_text("1\n")
+    (mosquitto.directory / "mosquitto.pid").write_text("1\n")
     again.start()
     again.stop()
 
 
-def test_a_broker_that_dies_under_serve_is_started_again(tmp_path, caplog):
+def test_a_broker_that_dies_under_serve_is_started_again(mosquitto, caplog):
     """Issue 17: the event's own broker killed under a running `serve` is started again by
     its watch (`keep_alive`, called every second), on the same port."""
     import os
     import signal as signals
 
     from controller.commands.tournament_event import keep_alive
-    from controller.tournament.broker import BrokerError, Mosquitto, find_mosquitto
-    try:
-        find_mosquitto()
-    except BrokerError as error:
-        pytest.skip(str(error))
-    broker = Mosquitto(tmp_path / "mosquitto")
-    broker.start()
-    try:
-        assert keep_alive(broker) is False                  # running: left alone
-        first = broker.pid
-        os.kill(first, signals.SIGKILL)                     # from outside, as a crash
-        broker._process.wait()
-        caplog.set_level("WARNING")
-        assert keep_alive(broker) is True
-        assert broker.running and broker.pid != first
-        assert "has stopped: starting it again" in caplog.text
-        assert keep_alive(None) is False                    # an outside broker: not ours
-    finally:
-        broker.stop()
 
+    assert keep_alive(mosquitto) is False                   # running: left alone
+    first = mosquitto.pid
+    os.kill(first, signals.SIGKILL)                         # from outside, as a crash
+    mosquitto._process.wait()
+    caplog.set_level("WARNING")
+    assert keep_alive(mosquitto) is True
+    assert mosquitto.running and mosquitto.pid != first
+    assert "has stopped: starting it again" in caplog.text
+    assert keep_alive(None) is False                        # an outside broker: not ours

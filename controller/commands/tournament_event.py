@@ -133,15 +133,15 @@ def way_forward(folder: Path) -> str:
     one as each round starts), or SQLite's own recovery."""
     from controller.tournament.server import BACKUPS
 
-    kept = sorted((folder / BACKUPS).glob("round-*.sqlite"),
-                  key=lambda path: int(path.stem.split("-")[1]) if path.stem.split("-")[1]
-                  .isdigit() else -1)
+    kept = sorted((int(path.stem[len("round-"):]), path)
+                  for path in (folder / BACKUPS).glob("round-*.sqlite")
+                  if path.stem[len("round-"):].isdigit())
     database = folder / "event.sqlite"
     if kept:
         return ("The last good copy is %s, made as its round started: stop everything using "
                 "the event, move %s aside, copy that file in its place, and start again; what "
                 "was recorded after it (results, corrections) must be entered again."
-                % (kept[-1], database))
+                % (kept[-1][1], database))
     return ("There is no backup (one is kept as each round starts). SQLite can save what is "
             "readable: sqlite3 %s .recover | sqlite3 recovered.sqlite, then move %s aside and "
             "put recovered.sqlite in its place." % (database, database))

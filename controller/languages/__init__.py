@@ -163,6 +163,18 @@ def _combine(made: dict[str, Any]) -> Any:
     return first
 
 
+def has_words(value: Any) -> bool:
+    """Whether `value` holds any `Words` (a state of plain data reads the same in every
+    language)."""
+    if isinstance(value, Words):
+        return True
+    if isinstance(value, dict):
+        return any(has_words(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_words(item) for item in value)
+    return False
+
+
 def localise(value: Any, language: str | None = None) -> Any:
     """`value` with every `Words` in it said in `language` (the one in use if None)."""
     language = language or _current.get()

@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.languages import LANGUAGES, current, localise
+from controller.languages import LANGUAGES, current, has_words, localise
 from controller.web.pages import Pages, page_middleware
 
 STATIC = Path(__file__).parent / "static"
@@ -55,7 +55,10 @@ class Publisher:
     def publish(self, state: dict, key: str = "state") -> None:
         """A new state for `key` (any thread; returns at once). The same state again is not
         sent."""
-        texts = {language: json.dumps(localise(state, language)) for language in LANGUAGES}
+        if has_words(state):
+            texts = {language: json.dumps(localise(state, language)) for language in LANGUAGES}
+        else:       # plain data (a tournament's table, its pairings): one text for all
+            texts = dict.fromkeys(LANGUAGES, json.dumps(state))
         with self._lock:
             if self._texts.get(key) == texts:
                 return
