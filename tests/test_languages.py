@@ -299,8 +299,9 @@ def test_the_virtual_table_in_chromium_has_no_english_left(browser, language):
         assert _english_shown(shown, language) == set()
         # the picker: another language, kept for the next visit
         page.select_option("#language", "en")
-        page.wait_for_function("() => document.documentElement.lang === 'en'")
-        page.wait_for_function("() => layli.state !== null")
+        # (the reloaded page's <html lang> is there before its scripts have run)
+        page.wait_for_function("() => document.documentElement.lang === 'en' && window.layli "
+                               "&& layli.state !== null")
         assert page.locator("#way legend").inner_text() == "Way to play"
     finally:
         context.close()

@@ -303,7 +303,9 @@ def test_the_picker_turns_the_pages_into_the_language_picked(served, arbiter_pag
     page.wait_for_selector("#pairings tr[data-game]")
     assert page.evaluate("[document.documentElement.lang, Layli.language]") == ["en", "en"]
     page.select_option("#language", "it")
-    page.wait_for_function("() => document.documentElement.lang === 'it'", timeout=WAIT)
+    # the reloaded page's scripts have run (its <html lang> is there before they do)
+    page.wait_for_function("() => document.documentElement.lang === 'it' && window.Layli "
+                           "&& window.Layli.language !== undefined", timeout=WAIT)
     assert page.evaluate("Layli.language") == "it"
     assert page.locator("#language").input_value() == "it"
     cookies = {cookie["name"]: cookie["value"] for cookie in page.context.cookies()}
