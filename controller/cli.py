@@ -37,7 +37,7 @@ COMMANDS = [
     (("calibrate",), "controller.commands.calibrate",
      "weigh a Pico board's load cells, step by step, and keep the calibration"),
     (("tournament", "create"), "controller.commands.tournament_event",
-     "make an event's folder: database, players, tables, broker passwords and ACL, arbiter"),
+     "make an event's folder: database, players, tables, broker users and access rules, arbiter"),
     (("tournament", "register"), "controller.commands.tournament_event",
      "register a player (a late entry in a Swiss event once round 1 is paired)"),
     (("tournament", "withdraw"), "controller.commands.tournament_event",

@@ -36,6 +36,7 @@ from controller.rules import Game
 from controller.rules.match import Match
 from controller.board.runner import Runner, open_session
 from controller.sensing import Calibration
+from controller.tournament.audit import Refusals
 from controller.tournament.agent import JOURNAL, join
 from controller.tournament.broker import EmbeddedBroker, Mosquitto
 from controller.tournament.credentials import Credentials
@@ -254,12 +255,14 @@ class DemoEvent:
                                         options)
         self.credentials = Credentials.generate(EVENT, self.table_ids)
         self.credentials.save(self.directory / "credentials.json")
+        self.refusals = Refusals()      # what the broker refused: the server shows them
         if broker == "mosquitto":
             self.broker: Mosquitto | EmbeddedBroker = Mosquitto(
-                self.directory / "mosquitto", credentials=self.credentials)
+                self.directory / "mosquitto", credentials=self.credentials,
+                refusals=self.refusals)
         else:
             self.broker = EmbeddedBroker(self.directory / "broker",
-                                         credentials=self.credentials)
+                                         credentials=self.credentials, refusals=self.refusals)
         self.server: TournamentServer | None = None
         self.tables: list[SimulatedTable] = []
         self._dead: tuple[SimulatedTable, int] | None = None    # a dead board, and its round
@@ -273,7 +276,7 @@ class DemoEvent:
         credentials = self.credentials
         server = TournamentServer(Store(self.database), self.broker.url,
                                   credentials.server_user, credentials.server_password,
-                                  auto_pair=True)
+                                  auto_pair=True, refusals=self.refusals)
         server.start()
         self.server = server
         if self.on_server is not None:

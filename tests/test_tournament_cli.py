@@ -49,11 +49,14 @@ def test_create_makes_the_event_folder(event):
         assert [table.id for table in store.tables()] == ["table-1", "table-2"]
     credentials = Credentials.load(event / "credentials.json")
     assert sorted(credentials.tables) == ["table-1", "table-2"]
-    for name in ("credentials.json", "arbiters.json", "mosquitto/passwords", "mosquitto/acl",
-                 "tables/table-1.toml"):
+    for name in ("credentials.json", "arbiters.json", "mosquitto/dynamic-security.json",
+                 "mosquitto/mosquitto.conf", "tables/table-1.toml"):
         assert private(event / name), name
-    acl = (event / "mosquitto" / "acl").read_text()
-    assert "%u" in acl                                  # each table within its own topics
+    dynsec = json.loads((event / "mosquitto" / "dynamic-security.json").read_text())
+    # each table with its own client id, within its own topics
+    assert [(client["username"], client.get("clientid")) for client in dynsec["clients"]] == [
+        (credentials.server_user, None), ("table-1", "layli-table-1"),
+        ("table-2", "layli-table-2")]
     table = tomllib.loads((event / "tables" / "table-2.toml").read_text())["tournament"]
     assert table == {"broker": "mqtt://arbiter.local:1883", "table": "table-2",
                      "password": credentials.password("table-2")}

@@ -8,6 +8,7 @@ that loses power is a child process running a TableLink, killed with SIGKILL.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -27,7 +28,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament import messages
 from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
-from controller.tournament.credentials import (SERVER_USER, TABLE_RULES, Credentials,
+from controller.tournament.credentials import (SERVER_USER, Credentials,
                                                CredentialsError, mosquitto_hash)
 from controller.tournament.messages import MessageError, topic, validate
 from controller.tournament.table import RESULTS_FILE, TableLink, TableStateError
@@ -267,8 +268,9 @@ def test_credentials_others_may_not_read(tmp_path):
         Credentials.load(tmp_path / "missing.json")
 
 
-def test_password_file_is_mosquitto_passwds_format(tmp_path):
-    """Our hash of a password with mosquitto_passwd's salt is mosquitto_passwd's hash."""
+def test_passwords_hashed_as_mosquitto_passwd_hashes_them(tmp_path):
+    """Our hash of a password with mosquitto_passwd's salt is mosquitto_passwd's hash (the
+    dynamic-security plugin keeps the same PBKDF2-SHA512, in pieces)."""
     if shutil.which("mosquitto_passwd", path=os.environ.get("PATH", "") + ":/usr/bin") is None:
         pytest.skip("mosquitto_passwd not installed (sudo apt-get install mosquitto)")
     theirs = tmp_path / "theirs"
@@ -276,24 +278,37 @@ def test_password_file_is_mosquitto_passwds_format(tmp_path):
     subprocess.run(["mosquitto_passwd", "-b", str(theirs), "table-1", "a-password-of-ours"],
                    check=True)
     user, hashed = theirs.read_text().strip().split(":", 1)
-    _, seven, iterations, salt, _digest = hashed.split("$")
+    _, seven, iterations, salt, digest = hashed.split("$")
     assert (user, seven) == ("table-1", "7")
-    assert mosquitto_hash("a-password-of-ours", base64.b64decode(salt), int(iterations)) == hashed
-    credentials = Credentials.generate(EVENT, ["table-1", "table-2"])
-    credentials.write_password_file(tmp_path / "ours")
-    lines = (tmp_path / "ours").read_text().splitlines()
-    assert [line.split(":")[0] for line in lines] == [SERVER_USER, "table-1", "table-2"]
-    assert all(line.split(":")[1].startswith("$7$101$") for line in lines)
-    assert stat.S_IMODE((tmp_path / "ours").stat().st_mode) == 0o600
+    assert mosquitto_hash("a-password-of-ours", base64.b64decode(salt), int(iterations)) == (
+        salt, digest, int(iterations))
 
 
-def test_acl_file_and_the_same_rules_in_python(tmp_path):
+def test_dynamic_security_file_and_the_same_rules_in_python(tmp_path):
     credentials = Credentials.generate(EVENT, ["table-1", "table-2"])
-    credentials.write_acl_file(tmp_path / "acl")
-    lines = [line for line in (tmp_path / "acl").read_text().splitlines()
-             if line and not line.startswith("#")]
-    assert lines == (["pattern %s %s" % rule for rule in TABLE_RULES]
-                     + ["user " + SERVER_USER, "topic readwrite layli/#"])
+    credentials.write_dynsec_file(tmp_path / "dynsec.json")
+    assert stat.S_IMODE((tmp_path / "dynsec.json").stat().st_mode) == 0o600
+    data = json.loads((tmp_path / "dynsec.json").read_text())
+    assert data["defaultACLAccess"] == {"publishClientSend": False, "publishClientReceive": False,
+                                        "subscribe": False, "unsubscribe": True}
+    clients = {client["username"]: client for client in data["clients"]}
+    assert list(clients) == [SERVER_USER, "table-1", "table-2"]
+    assert "clientid" not in clients[SERVER_USER]          # the server's user: any id
+    assert clients["table-2"]["clientid"] == "layli-table-2" == credentials.client_id("table-2")
+    for user, client in clients.items():
+        digest = hashlib.pbkdf2_hmac("sha512", credentials.password(user).encode(),
+                                     base64.b64decode(client["salt"]), client["iterations"])
+        assert base64.b64decode(client["password"]) == digest
+        assert client["roles"] == [{"rolename": user}]
+    roles = {role["rolename"]: {(acl["acltype"], acl["topic"]) for acl in role["acls"]}
+             for role in data["roles"]}
+    assert roles["table-1"] == {("publishClientSend", topic("table-1", kind))
+                                for kind in ("presence", "state", "move", "result")} | {
+        (acl, topic("table-1", kind)) for kind in ("assignment", "ack")
+        for acl in ("publishClientReceive", "subscribeLiteral")}
+    assert roles[SERVER_USER] == {("publishClientSend", "layli/#"),
+                                  ("publishClientReceive", "layli/#"),
+                                  ("subscribePattern", "layli/#")}
     allows = credentials.allows
     for kind in ("presence", "state", "move", "result"):
         assert allows("table-1", "write", topic("table-1", kind))
@@ -317,8 +332,9 @@ def test_acl_file_and_the_same_rules_in_python(tmp_path):
 def test_mosquitto_starts_stops_and_restarts_on_its_port(mosquitto, credentials):
     port, config = mosquitto.port, mosquitto.config_path.read_text()
     assert mosquitto.url == "mqtt://127.0.0.1:%d" % port and mosquitto.running
-    assert "allow_anonymous false" in config and "acl_file" in config and "persistence true" in config
-    assert stat.S_IMODE((mosquitto.directory / "passwords").stat().st_mode) == 0o600
+    assert "allow_anonymous false" in config and "persistence true" in config
+    assert "plugin_opt_config_file" in config and "mosquitto_dynamic_security.so" in config
+    assert stat.S_IMODE(mosquitto.dynsec_path.stat().st_mode) == 0o600
     mosquitto.stop()
     assert not mosquitto.running and not _accepts(port)
     mosquitto.start()
@@ -438,7 +454,8 @@ def test_a_table_cannot_publish_for_another_or_as_the_server(broker, credentials
 
 def test_a_will_on_another_tables_topic_never_arrives(broker, credentials):
     server = Listener.server(broker.url, credentials)
-    forger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="forger", protocol=mqtt.MQTTv311)
+    forger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-table-2",
+                         protocol=mqtt.MQTTv311)
     forger.username_pw_set("table-2", credentials.password("table-2"))
     forger.will_set(topic("table-1", "presence"), messages.presence("table-1", "offline", "", 1),
                     qos=1, retain=True)
@@ -462,7 +479,8 @@ def test_a_will_on_another_tables_topic_never_arrives(broker, credentials):
 def test_a_table_gone_silent_is_offline_after_one_and_a_half_keepalives(broker, credentials):
     """A network that vanishes without closing the connection: no more packets, no goodbye."""
     server = Listener.server(broker.url, credentials)
-    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="silent", protocol=mqtt.MQTTv311)
+    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-table-3",
+                        protocol=mqtt.MQTTv311)
     table.username_pw_set("table-3", credentials.password("table-3"))
     table.will_set(topic("table-3", "presence"), messages.presence("table-3", "offline", "", 1),
                    qos=1, retain=True)

@@ -606,6 +606,8 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     db.execute("DROP TABLE relocations")
     db.execute("DROP TABLE moves")
     db.execute("DROP TABLE retired")
+    db.execute("DROP TRIGGER held_are_kept")        # nor version 2's held results
+    db.execute("DROP TABLE held")
     db.execute("UPDATE layli_schema SET version = 1")
     db.commit()
     db.close()
@@ -613,7 +615,7 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     assert store._db.execute("SELECT version FROM layli_schema").fetchone()[0] == SCHEMA_VERSION
     assert store.record_move("Club night/r1/b1", "table-1", 1, 2)
     assert store.moves("Club night/r1/b1") == [2] and store.relocations() == []
-    assert store.retired() == {}
+    assert store.retired() == {} and store.held() == []
     assert [row.id for row in store.games()][:2] == ["Club night/r1/b1", "Club night/r1/b2"]
     store.close()
 

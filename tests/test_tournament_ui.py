@@ -13,7 +13,7 @@ from controller.tournament import messages
 from controller.tournament.model import Result
 from controller.web.server import start_in_thread
 from chromium import needs_chromium
-from test_tournament_web import ARBITERS, LiveEvent
+from test_tournament_web import ARBITERS, LiveEvent, played
 
 WAIT = 5000         # ms: how long a page may take to show anything
 
@@ -293,6 +293,30 @@ def test_the_arbiter_moves_a_game_to_a_spare_table_through_the_page(served, arbi
     page.click('#tables tr[data-table="table-2"] [data-action=return]')
     shows(page, "#said", "table-2 is back in play")
     assert event.store.retired() == {}
+
+def test_the_arbiter_compares_a_held_result_and_accepts_it(served, arbiter_page):
+    url, event = served
+    page = arbiter_page
+    first, _second = event.games()
+    page.goto(url + "arbiter")
+    shows(page, "#held-counts", "(none)")
+    game = played(first, 1)
+    for ply, move in enumerate(played(first, 2).moves[:10], 1):     # another game's moves
+        assert event.send(first.table, "move", messages.move(first.table, first.id, ply, move,
+                                                             1.0))
+    claimed = event.report(first, game)
+    (held,) = event.store.held()
+    row = '#held tr[data-game="%s"]' % first.id          # the feed tells the page
+    shows(page, "#held-counts", "(1 to decide)")
+    shows(page, row, "They part at move %d." % held.ply)
+    marked = page.locator(row + " p.moves mark").all_inner_texts()
+    assert marked == [str(held.live[held.ply - 1]), str(held.recorded[held.ply - 1])]
+    page.click(row + " [data-action=accept]")
+    shows(page, "#said", "%s: the held result is recorded" % first.id)
+    shows(page, row, "accepted by Deeqa")
+    shows(page, '#games tr[data-game="%s"] .status' % first.id, "confirmed")
+    assert event.store.game(first.id).result == claimed
+
 
 def test_the_picker_turns_the_pages_into_the_language_picked(served, arbiter_page):
     """The picker keeps its choice in a cookie and reloads the page in it; the other pages

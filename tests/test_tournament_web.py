@@ -65,12 +65,20 @@ class LiveEvent:
         return self.server.handle(messages.topic(table, kind), payload)
 
     def finish(self, row: GameRow, seed: int = 0) -> Result:
-        """Play `row`'s game to its end (random moves, the same for the same game and seed)
-        and send its result from its table, as the board would."""
+        """Play `row`'s game to its end from the moves reported so far (random moves, the
+        same for the same game and seed) and send its result from its table, as the board
+        would."""
         game = Game(VARIANT)
+        for move in self.store.moves(row.id):
+            game.push(move)
         rng = random.Random("%s/%d" % (row.id, seed))
         while not game.over:
             game.push(rng.choice(game.legal_moves()))
+        return self.report(row, game)
+
+    def report(self, row: GameRow, game: Game) -> Result:
+        """Send `game`, over, as `row`'s result from its table (its record and the result it
+        gives); returns that result."""
         south, north = self.names(row)
         record = write_game(game, {"Event": EVENT, "South": south, "North": north})
         result = Result({0: 1.0, 1: 0.0, None: 0.5}[game.winner()], *game.scores)
@@ -567,6 +575,103 @@ def test_the_arbiter_moves_a_game_whose_board_failed_to_a_spare_table(event, cli
     assert event.store.game(row.id).result == result
     answer = post(client, "/arbiter/move", {**good, "table": "table-1"})
     assert answer.status_code == 400 and "has a result already" in answer.json()["error"]
+
+def played(row: GameRow, seed: int) -> Game:
+    """A whole random game of `row`'s (the same for the same seed)."""
+    game = Game(VARIANT)
+    rng = random.Random("%s/%d" % (row.id, seed))
+    while not game.over:
+        game.push(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_a_record_that_parts_from_the_moves_reported_is_held_for_the_arbiter(event, client):
+    """Issue 17: a table sent 23 live moves of one game, then a legal record of another."""
+    row, other = event.games()
+    live = played(row, 1).moves[:23]
+    for ply, move in enumerate(live, 1):
+        assert event.send(row.table, "move", messages.move(row.table, row.id, ply, move, 1.0))
+    sent: list[tuple[str, bytes]] = []
+    event.server._send = lambda table, kind, payload: sent.append((kind, payload))
+    game = played(row, 2)                           # another game, legal, between the two
+    assert game.moves[:23] != live
+    claimed = event.report(row, game)
+    # not recorded; held with both lines; the table is acknowledged (it has done its part)
+    assert event.store.game(row.id).result is None
+    assert [kind for kind, _ in sent] == ["ack"]
+    ply = next(index for index, (a, b) in enumerate(zip(live, game.moves), 1) if a != b)
+    (held,) = event.store.held()
+    assert (held.game_id, held.table, held.result, held.ply) == (row.id, row.table, claimed, ply)
+    assert list(held.live) == live and list(held.recorded) == game.moves
+    assert event.server.counters["held"] == 1 and event.server.counters["recorded"] == 0
+    assert event.report(row, game) == claimed       # sent again: counted, held once
+    assert event.store.held()[0].copies == 2 and event.server.counters["held"] == 1
+    # the arbiter sees it, both lines side by side, and accepts it
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    (shown,) = state["held"]
+    assert (shown["game"], shown["ply"], shown["decision"]) == (row.id, ply, None)
+    assert shown["live"] == live and shown["recorded"] == game.moves
+    assert post(client, "/arbiter/accept", {"game": other.id}).status_code == 400
+    answer = post(client, "/arbiter/accept", {"game": row.id})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["held"][0]["decision"] == "accepted"
+    recorded = event.store.game(row.id)
+    assert (recorded.result, recorded.status, recorded.confirmed_by) == (
+        claimed, "confirmed", "Hodan Arbiter")
+    assert post(client, "/arbiter/accept", {"game": row.id}).status_code == 400
+
+
+def test_a_held_result_the_arbiter_replaces_is_kept_with_the_decision(event, client):
+    row, _other = event.games()
+    live = played(row, 1).moves[:5]
+    for ply, move in enumerate(live, 1):
+        assert event.send(row.table, "move", messages.move(row.table, row.id, ply, move, 1.0))
+    event.report(row, played(row, 3))
+    assert event.store.held(undecided=True)
+    answer = post(client, "/arbiter/correct", {"game": row.id, "south_points": 0.5,
+                                               "south_seeds": 24, "north_seeds": 24,
+                                               "reason": "the players agreed the board's "
+                                                         "live moves"})
+    assert answer.status_code == 200, answer.text
+    (held,) = event.store.held()
+    assert (held.decision, held.arbiter) == ("replaced", "Hodan Arbiter")
+    assert event.store.held(undecided=True) == []
+    assert event.store.game(row.id).result == Result(0.5, 24, 24)
+
+
+def test_a_record_that_follows_the_moves_reported_is_recorded(event):
+    """Moves lost on the way are no difference: the record goes on from the last one heard."""
+    row, _other = event.games()
+    game = played(row, 1)
+    for ply, move in enumerate(game.moves[:30], 1):
+        if ply != 12:                               # one lost
+            event.send(row.table, "move", messages.move(row.table, row.id, ply, move, 1.0))
+    result = event.finish(row, seed=1)
+    assert event.store.game(row.id).result == result and event.store.held() == []
+
+
+def test_a_state_must_say_what_its_assignment_says(event):
+    row, other = event.games()
+    event.presence(row.table)
+    south, north = event.names(row)
+    event.state(row)                                # as assigned: shown
+    assert event.server.table_view(row.table)["state"]["players"] == [south, north]
+    refused = {
+        "players": (["Somebody", north], "naming Somebody and %s, not its players" % north),
+        "variant": ("tampoduo", "in tampoduo, not the event's layli-goobalay"),
+        "game": (other.id, "which is played at %s" % other.table),
+    }
+    for key, (value, words) in refused.items():
+        fields = {"game": row.id, "status": "playing", "variant": VARIANT,
+                  "pits": [4] * 12, "uur": [None] * 12, "captured": [0, 0], "to_move": 0,
+                  "ply": 0, "players": [south, north], "faults": [], "at": 5.0, key: value}
+        if key == "game":
+            fields["players"] = list(event.names(other))
+        assert not event.send(row.table, "state", messages.state(row.table, **fields)), key
+        assert words in event.store.rejected(1)[0].detail, key
+    assert event.server.table_view(row.table)["state"]["players"] == [south, north]
+    assert event.server.counters["rejected"] == 3
+
 
 def test_a_broken_table_is_retired_and_paired_no_more_until_it_returns(event, client):
     row, other = event.games()                 # tables 1 and 2; table-3 is spare (a bye)

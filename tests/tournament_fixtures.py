@@ -25,7 +25,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto, find_mosquitto
-from controller.tournament.credentials import SERVER_USER, Credentials
+from controller.tournament import messages
+from controller.tournament.credentials import SERVER_USER, TABLE_CLIENT_PREFIX, Credentials
 from controller.tournament.table import broker_address
 
 TABLES = ("table-1", "table-2", "table-3")
@@ -57,13 +58,17 @@ class Listener:
     every message; the server's user unless told otherwise."""
 
     def __init__(self, url: str, username: str, password: str,
-                 topics: tuple[str, ...] = ("layli/#",), connect: bool = True) -> None:
+                 topics: tuple[str, ...] = ("layli/#",), connect: bool = True,
+                 client_id: str | None = None) -> None:
         self.received: list[Received] = []
         self.refused: str | None = None
         self._connected = threading.Event()
         self._lock = threading.Lock()
         self.topics = topics
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="listener-%d" % id(self),
+        if client_id is None:       # a table's own id (the brokers take no other), or one apart
+            client_id = (TABLE_CLIENT_PREFIX + username if messages.is_table_id(username)
+                         else "listener-%d" % id(self))
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                   protocol=mqtt.MQTTv311)
         self.client.username_pw_set(username, password)
         self.client.reconnect_delay_set(0.05, 0.5)

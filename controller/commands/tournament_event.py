@@ -204,7 +204,7 @@ def read_players(path: Path) -> list[tuple[str, int | None, str]]:
 
 
 def create(args: argparse.Namespace) -> int:
-    from controller.tournament.broker import Mosquitto
+    from controller.tournament.broker import BrokerError, Mosquitto
     from controller.tournament.credentials import Credentials, CredentialsError, write_private
     from controller.tournament.rows import StoreError
     from controller.tournament.store import Store
@@ -236,8 +236,11 @@ def create(args: argparse.Namespace) -> int:
     arbiter_password = secrets.token_urlsafe(12)
     write_private(folder / ARBITERS_FILE, (json.dumps({args.arbiter: arbiter_password},
                                                       indent=2) + "\n").encode("utf-8"))
-    Mosquitto(folder / "mosquitto", port=MQTT_PORT, credentials=credentials,
-              host="0.0.0.0").write_config()
+    try:
+        Mosquitto(folder / "mosquitto", port=MQTT_PORT, credentials=credentials,
+                  host="0.0.0.0").write_config()
+    except BrokerError as error:        # serve writes it at each start; only a convenience
+        print("the Mosquitto configuration is not written (%s)" % error)
     (folder / "tables").mkdir(exist_ok=True)
     for table in tables:
         write_private(folder / "tables" / ("%s.toml" % table), (
@@ -253,6 +256,7 @@ def create(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from controller.tournament.audit import Refusals
     from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
     from controller.tournament.credentials import Credentials, CredentialsError, read_private
     from controller.tournament.server import TournamentServer
@@ -272,10 +276,13 @@ def serve(args: argparse.Namespace) -> int:
     except (CredentialsError, OSError, ValueError) as error:
         raise UsageError(str(error))
     broker = None
+    refusals = Refusals()           # what the broker refuses, for the log and the arbiter
     if args.broker == "embedded":
-        broker = EmbeddedBroker(folder / "broker", args.mqtt_port, credentials, args.mqtt_host)
+        broker = EmbeddedBroker(folder / "broker", args.mqtt_port, credentials, args.mqtt_host,
+                                refusals=refusals)
     elif args.broker == "mosquitto":
-        broker = Mosquitto(folder / "mosquitto", args.mqtt_port, credentials, args.mqtt_host)
+        broker = Mosquitto(folder / "mosquitto", args.mqtt_port, credentials, args.mqtt_host,
+                           refusals=refusals)
     elif not args.broker.startswith(("mqtt://", "mqtts://")):
         raise UsageError("--broker %s: embedded, mosquitto or mqtt://host:port" % args.broker)
     try:
@@ -284,7 +291,8 @@ def serve(args: argparse.Namespace) -> int:
         url = broker.url if broker is not None else args.broker
         store = Store(folder / "event.sqlite")
         server = TournamentServer(store, url, credentials.server_user,
-                                  credentials.server_password, auto_pair=args.auto_pair)
+                                  credentials.server_password, auto_pair=args.auto_pair,
+                                  refusals=refusals)
         server.start()
         try:
             page, instance, thread = start_in_thread(create_app(server, arbiters), args.port,

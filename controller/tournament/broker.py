@@ -8,19 +8,26 @@ Both have the same small interface::
     with EmbeddedBroker(credentials=credentials) as broker:
         ...
 
-`Mosquitto` (the production broker: Debian's ``mosquitto``) writes its mosquitto.conf, the
-password file and the ACL file into its directory, and keeps its retained messages there
-(``persistence``) and its log (mosquitto.log). With credentials nobody gets in without a
-password, and each user may only do what `credentials.TABLE_RULES` / `SERVER_RULES` allow.
+`Mosquitto` (the production broker: Debian's ``mosquitto``) writes its mosquitto.conf and the
+configuration of its dynamic-security plugin (dynamic-security.json) into its directory, and
+keeps its retained messages there (``persistence``) and its log (mosquitto.log). With
+credentials nobody gets in without a password and with a client id other than its own
+(`Credentials.client_id`), and each user may only do what `credentials.TABLE_RULES` /
+`SERVER_RULES` allow. Its log comes through a pipe: the lines of what it refused (a login,
+a publish; Mosquitto says those only among its "debug" lines) go to `refusals`
+(`audit.Refusals`), the chatter of every packet is dropped, the rest kept in mosquitto.log.
 
 `EmbeddedBroker` needs nothing installed: amqtt (pure Python) in a thread of its own with its
 own asyncio loop, the laptop default. amqtt 0.12.1 as it comes would not do for a tournament;
 three small plugins and a subclass of its broker make it behave like the Mosquitto above:
 
-- passwords: each user's own (`Credentials.password`), and a will only on a topic the user may
-  write (amqtt would publish a will anywhere; Mosquitto lets such a client in and drops its
-  will, this check refuses it);
+- passwords: each user's own (`Credentials.password`), a table's own client id only (amqtt
+  would let a second connection with a client id take the first one's session, and leave the
+  first connected without its subscriptions), and a will only on a topic the user may write
+  (amqtt would publish a will anywhere; Mosquitto lets such a client in and drops its will,
+  this check refuses it);
 - the access rules: `Credentials.allows` for publish, subscribe and delivery;
+- what those refuse goes to `refusals` (`audit.Refusals`), as Mosquitto's log lines do;
 - retained messages kept in ``retained.json`` in its directory (amqtt's own persistence plugin
   needs SQLAlchemy), so they survive a restart as Mosquitto's do;
 - amqtt sends a connecting client the retained messages of *every* filter any client has
@@ -57,23 +64,36 @@ import math
 import os
 import pwd
 import shutil
+import secrets
 import signal
 import socket
 import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from amqtt.broker import Broker, RetainedApplicationMessage
 from amqtt.contexts import Action
+from amqtt.errors import MQTTError
+from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.plugins.base import BaseAuthPlugin, BasePlugin, BaseTopicPlugin
 
+from controller.tournament.audit import (AGAIN, LOGIN, PUBLISH, SUBSCRIBE, Refusal, log_text,
+                                         mosquitto_refusal, user_of_client)
 from controller.tournament.credentials import Credentials, write_private
 
 HOST = "127.0.0.1"
 log = logging.getLogger(__name__)
+
+Report = Callable[[Refusal], None]      # where a broker reports what it refused
+DYNSEC_PLUGIN = "mosquitto_dynamic_security.so"
+# Mosquitto's "debug" lines of every packet, dropped from the log it keeps (a line of each
+# refusal among them is reported first, and kept)
+CHATTER = ("Received ", "Sending ", "\t", "No will message specified", "Will message specified")
+PIPE_BYTES = 1 << 20        # the log pipe's buffer: a second of a flood's lines, if we lag
 
 
 class BrokerError(RuntimeError):
@@ -147,28 +167,45 @@ def find_mosquitto(binary: str = "mosquitto") -> str:
     return found
 
 
+def find_dynsec_plugin(program: str) -> str:
+    """The path of Mosquitto's dynamic-security plugin (Debian: /usr/lib/<arch>/), or
+    BrokerError: without it the broker cannot bind a client id to its user."""
+    prefix = Path(program).resolve().parent.parent
+    places = [prefix / "lib", *sorted((prefix / "lib").glob("*-linux-gnu*")),
+              prefix / "lib" / "mosquitto", Path("/usr/lib"), Path("/usr/local/lib"),
+              *sorted(Path("/usr/lib").glob("*-linux-gnu*"))]
+    for place in places:
+        if (place / DYNSEC_PLUGIN).is_file():
+            return str(place / DYNSEC_PLUGIN)
+    raise BrokerError("Mosquitto's %s not found (it comes with Mosquitto 2.0 and later: "
+                      "sudo apt-get install mosquitto); use the embedded broker meanwhile"
+                      % DYNSEC_PLUGIN)
+
+
 class Mosquitto(_Managed):
     """Mosquitto as a child process, configured in `directory` (created if need be).
 
     `port` 0 takes a free one (and keeps it across restarts). Without `credentials` anybody
     may connect and do anything (a test bench); with them, only their users, each within
-    its rules. Listens on `host` only (this computer by default; "0.0.0.0" for the tables
-    of a real event).
+    its rules, with its own client id. Listens on `host` only (this computer by default;
+    "0.0.0.0" for the tables of a real event). What it refuses goes to `refusals`.
     """
 
     def __init__(self, directory: str | os.PathLike, port: int = 0,
                  credentials: Credentials | None = None, host: str = HOST,
-                 binary: str = "mosquitto") -> None:
+                 binary: str = "mosquitto", refusals: Report | None = None) -> None:
         self.directory = Path(directory)
         self.host = host
         self.port = port or free_port(host)
         self.credentials = credentials
         self.binary = binary
+        self.refusals = refusals
         self.config_path = self.directory / "mosquitto.conf"
+        self.dynsec_path = self.directory / "dynamic-security.json"
         self.log_path = self.directory / "mosquitto.log"
-        self.output_path = self.directory / "mosquitto.out"     # before the log is open
         self.pid_path = self.directory / "mosquitto.pid"        # the one we started, running
         self._process: subprocess.Popen | None = None
+        self._reader: threading.Thread | None = None
 
     @property
     def running(self) -> bool:
@@ -178,8 +215,9 @@ class Mosquitto(_Managed):
     def pid(self) -> int | None:
         return self._process.pid if self.running else None
 
-    def write_config(self) -> Path:
-        """Write mosquitto.conf (and with credentials the password and ACL files)."""
+    def write_config(self, program: str | None = None) -> Path:
+        """Write mosquitto.conf (and with credentials the dynamic-security plugin's file);
+        `program` is the mosquitto found (its plugin is looked for beside it)."""
         self.directory.mkdir(parents=True, exist_ok=True)
         lines = [
             "# written by controller.tournament.broker; rewritten at every start",
@@ -194,7 +232,9 @@ class Mosquitto(_Managed):
             # small messages out at once: Nagle's algorithm held a move back ~30 ms (the
             # live pages' p90 went from 29 ms to 2 ms with this, `layli bench tournament`)
             "set_tcp_nodelay true",
-            "log_dest file %s" % (self.directory.resolve() / "mosquitto.log"),
+            # through a pipe to us (`_keep_log`), which keeps it in mosquitto.log; stderr, as
+            # Mosquitto writes each line at once there (stdout it holds back in a buffer)
+            "log_dest stderr",
             "log_type error",
             "log_type warning",
             "log_type notice",
@@ -205,13 +245,13 @@ class Mosquitto(_Managed):
         if self.credentials is None:
             lines.append("allow_anonymous true")
         else:
-            passwords = self.directory / "passwords"
-            acl = self.directory / "acl"
-            self.credentials.write_password_file(passwords)
-            self.credentials.write_acl_file(acl)
+            plugin = find_dynsec_plugin(program or find_mosquitto(self.binary))
+            self.credentials.write_dynsec_file(self.dynsec_path)
             lines += ["allow_anonymous false",
-                      "password_file %s" % passwords.resolve(),
-                      "acl_file %s" % acl.resolve()]
+                      "plugin %s" % plugin,
+                      "plugin_opt_config_file %s" % self.dynsec_path.resolve(),
+                      # the only lines that tell of a refused publish or login
+                      "log_type debug"]
         write_private(self.config_path, ("\n".join(lines) + "\n").encode("utf-8"))
         return self.config_path
 
@@ -221,19 +261,22 @@ class Mosquitto(_Managed):
         if self.running:
             return
         program = find_mosquitto(self.binary)
-        self.write_config()
+        self.write_config(program)
         self._stop_stale(timeout)
         log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
-        with open(self.output_path, "ab") as output:
-            self._process = subprocess.Popen([program, "-c", str(self.config_path)],
-                                             stdin=subprocess.DEVNULL, stdout=output,
-                                             stderr=subprocess.STDOUT)
+        self._process = subprocess.Popen([program, "-c", str(self.config_path)],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE)
         self.pid_path.write_text("%d\n" % self._process.pid, encoding="ascii")
+        self._reader = threading.Thread(target=self._keep_log, args=(self._process.stderr,),
+                                        name="mosquitto-log", daemon=True)
+        self._reader.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 code = self._process.returncode
                 self._process = None
+                self._reader.join(2)
                 raise BrokerError("mosquitto stopped at start (exit status %d):\n%s"
                                   % (code, self._tail()))
             # Listening only counts once our process says it runs: another program could
@@ -289,6 +332,7 @@ class Mosquitto(_Managed):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        self._end_log()
 
     def kill(self) -> None:
         """Stop Mosquitto the way a power cut does: nothing saved since its last autosave."""
@@ -297,6 +341,35 @@ class Mosquitto(_Managed):
         if process is not None and process.poll() is None:
             process.send_signal(signal.SIGKILL)
             process.wait()
+        self._end_log()
+
+    def _end_log(self) -> None:
+        """Wait for the log's last lines (the pipe ends with the process)."""
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.join(2)
+
+    def _keep_log(self, stream: Any) -> None:
+        """Read Mosquitto's log from its pipe until it ends: report each refusal, keep in
+        mosquitto.log every line but the chatter of each packet."""
+        try:
+            import fcntl
+            fcntl.fcntl(stream.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        except (ImportError, AttributeError, OSError):
+            pass                        # the default buffer: Mosquitto waits if we lag
+        with stream, open(self.log_path, "ab") as kept:
+            for raw in stream:
+                line = raw.decode("utf-8", "replace")
+                refusal = mosquitto_refusal(line)
+                if refusal is not None and self.refusals is not None:
+                    try:
+                        self.refusals(refusal)
+                    except Exception:           # the log must go on being read
+                        log.exception("reporting %r failed", refusal)
+                if refusal is None and log_text(line).startswith(CHATTER):
+                    continue
+                kept.write(raw)
+                kept.flush()
 
     def _running_since(self, offset: int) -> bool:
         try:
@@ -308,9 +381,8 @@ class Mosquitto(_Managed):
 
     def _tail(self, lines: int = 15) -> str:
         text = ""
-        for path in (self.output_path, self.log_path):
-            if path.exists():
-                text += "".join(path.read_text(errors="replace").splitlines(True)[-lines:])
+        if self.log_path.exists():
+            text = "".join(self.log_path.read_text(errors="replace").splitlines(True)[-lines:])
         return text.rstrip() or "(mosquitto wrote nothing)"
 
 
@@ -325,11 +397,13 @@ class EmbeddedBroker(_Managed):
     """
 
     def __init__(self, directory: str | os.PathLike | None = None, port: int = 0,
-                 credentials: Credentials | None = None, host: str = HOST) -> None:
+                 credentials: Credentials | None = None, host: str = HOST,
+                 refusals: Report | None = None) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.host = host
         self.port = port or free_port(host)
         self.credentials = credentials
+        self.refusals = refusals
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._broker: Broker | None = None
@@ -345,8 +419,10 @@ class EmbeddedBroker(_Managed):
         if self.credentials is None:
             plugins["amqtt.plugins.authentication.AnonymousAuthPlugin"] = {"allow_anonymous": True}
         else:
-            plugins[here + ".CredentialsCheck"] = {"credentials": self.credentials}
-            plugins[here + ".AccessRules"] = {"credentials": self.credentials}
+            plugins[here + ".CredentialsCheck"] = {"credentials": self.credentials,
+                                                   "report": self._report}
+            plugins[here + ".AccessRules"] = {"credentials": self.credentials,
+                                              "report": self._report}
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
             plugins[here + ".RetainedFile"] = {"path": str(self.directory / "retained.json")}
@@ -391,8 +467,15 @@ class EmbeddedBroker(_Managed):
             raise BrokerError("the embedded broker did not start on %s:%d: %s"
                               % (self.host, self.port, failure[0]))
 
+    def _report(self, refusal: Refusal) -> None:
+        if self.refusals is not None:
+            try:
+                self.refusals(refusal)
+            except Exception:               # the broker goes on whatever the audit does
+                log.exception("reporting %r failed", refusal)
+
     async def _start_broker(self) -> Broker:
-        broker = _Broker(self.config())
+        broker = _Broker(self.config(), report=self._report)
         await broker.start()
         return broker
 
@@ -428,9 +511,10 @@ class _Broker(Broker):
     """amqtt's broker, delivering every message while clients come and go, dropping clients
     gone silent, and sending retained messages only where they belong."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, report: Report = lambda refusal: None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._subscriptions = _Snapshots()
+        self.report = report
 
     async def stop_within(self, seconds: float) -> None:
         """amqtt's shutdown, given `seconds`; whatever becomes of it, the port is let go, so
@@ -452,6 +536,40 @@ class _Broker(Broker):
             if handler is not None and handler.writer is not None:
                 await handler.writer.close()
         await self.shutdown()
+
+    async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: str,
+                                         remote_port: int) -> tuple[Any, Any]:
+        # amqtt sets a connection's session up before it asks who connects: a newcomer with
+        # someone else's client id deleted that one's subscriptions (a clean session) or gave
+        # its session the newcomer's username (a resumed one), and the connection it silenced
+        # stayed open. Here the plugins judge the newcomer first (its password, its client
+        # id); one refused is told so and changes nothing. Every session is a clean one (the
+        # event's clients ask for nothing else; amqtt would keep the others in memory only).
+        try:
+            handler, session = await BrokerProtocolHandler.init_from_connect(
+                reader, writer, self.plugins_manager)
+        except MQTTError:
+            await writer.close()
+            raise
+        if not await self._authenticate(session, None):
+            handler.attach(session, reader, writer)
+            await handler.mqtt_connack_authorize(False)
+            await writer.close()
+            raise MQTTError("%s refused: %s:%s" % (session.client_id, remote_address,
+                                                   remote_port))
+        session.clean_session = True
+        old, old_handler = self._sessions.get(session.client_id, (None, None))
+        if old_handler is not None and old.transitions.is_connected():
+            # as Mosquitto does: the older connection of a client id is closed (its will goes)
+            self.report(Refusal(AGAIN, user_of_client(session.client_id),
+                                "client id " + session.client_id))
+            await old_handler.handle_connection_closed()
+        if session.client_id:
+            await self._delete_session(session.client_id)
+        else:
+            session.client_id = "layli-anonymous-%s" % secrets.token_hex(8)
+        session.parent = 0
+        return handler, session
 
     async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,
                                      handler: Any, server: Any, listener_name: str) -> None:
@@ -491,45 +609,75 @@ class _Broker(Broker):
 
 
 class CredentialsCheck(BaseAuthPlugin):
-    """amqtt plugin: a user gets in with its own password, and with a will only on a topic it
-    may write."""
+    """amqtt plugin: a user gets in with its own password, its own client id
+    (`Credentials.client_id`), and a will only on a topic it may write; each refusal is
+    reported (`Refusal`, `LOGIN`)."""
 
     @dataclass
     class Config:
         credentials: Any = None
+        report: Any = None
 
     async def authenticate(self, *, session: Any) -> bool:
+        why = self.refused(session)
+        if why is None:
+            return True
+        known = session.username in self.config.credentials.users()
+        who = session.username if known else (session.remote_address or "somebody")
+        self.context.logger.warning("login refused: %s (%s)", who, why)
+        if self.config.report is not None:
+            self.config.report(Refusal(LOGIN, who, why))
+        return False
+
+    def refused(self, session: Any) -> str | None:
+        """Why `session` may not connect, or None when it may."""
         credentials: Credentials = self.config.credentials
         username, given = session.username, session.password
-        if username is None or given is None or username not in credentials.users():
-            return False
+        if username is None or given is None:
+            return "no username or password"
+        if username not in credentials.users():
+            return "no user %r" % _shown(username)
         if isinstance(given, bytes):
             given = given.decode("utf-8", "replace")
         if not hmac.compare_digest(given.encode("utf-8"),
                                    credentials.password(username).encode("utf-8")):
-            return False
+            return "a wrong password"
+        own = credentials.client_id(username)
+        if own is not None and session.client_id != own:
+            return "client id %r, not its own %r" % (_shown(session.client_id), own)
         if session.will_flag and not credentials.allows(username, "write", session.will_topic):
-            self.context.logger.warning("%s may not leave a will on %s", username,
-                                        session.will_topic)
-            return False
-        return True
+            return "a will on %s, not its own topic" % _shown(session.will_topic)
+        return None
+
+
+def _shown(text: Any, longest: int = 80) -> str:
+    """A client's own words, safe to log: printable, and cut short."""
+    text = "".join(char if char.isprintable() else "?" for char in str(text))
+    return text if len(text) <= longest else text[:longest] + "…"
 
 
 class AccessRules(BaseTopicPlugin):
     """amqtt plugin: what each user may publish, subscribe to and receive
-    (`Credentials.allows`)."""
+    (`Credentials.allows`); a refused publish or subscription is reported (`Refusal`)."""
 
     @dataclass
     class Config:
         credentials: Any = None
+        report: Any = None
 
     ACCESS = {Action.PUBLISH: "write", Action.SUBSCRIBE: "subscribe", Action.RECEIVE: "read"}
+    REPORTED = {Action.PUBLISH: PUBLISH, Action.SUBSCRIBE: SUBSCRIBE}
 
     async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
                               action: Action | None = None) -> bool:
         if session is None or topic is None or action not in self.ACCESS:
             return False
-        return self.config.credentials.allows(session.username, self.ACCESS[action], topic)
+        if self.config.credentials.allows(session.username, self.ACCESS[action], topic):
+            return True
+        if action in self.REPORTED and self.config.report is not None:
+            self.config.report(Refusal(self.REPORTED[action], _shown(session.username),
+                                       _shown(topic)))
+        return False
 
 
 class RetainedFile(BasePlugin):

@@ -3,7 +3,7 @@
 Every table logs in to the broker as its table id with a password of its own; the server logs
 in as `SERVER_USER` (the underscore keeps it apart from every table id). What each may do is
 the access list of docs/tournament.md, kept here once as data (`TABLE_RULES`) and used twice:
-written into Mosquitto's ACL file, and checked by `Credentials.allows` for the embedded broker::
+written into Mosquitto's dynamic-security configuration, and checked by `Credentials.allows` for the embedded broker::
 
     >>> credentials = Credentials.generate("open-2025", ["table-1", "table-2"])
     >>> credentials.allows("table-1", "write", "layli/table/table-1/result")
@@ -15,11 +15,17 @@ written into Mosquitto's ACL file, and checked by `Credentials.allows` for the e
     >>> credentials.allows(SERVER_USER, "write", "layli/table/table-2/ack")
     True
 
+Each connection is one identity: a table connects with the client id ``layli-<table id>``
+(`client_id`) and no other, so that nobody holding one table's password can take over the
+connection of another table or of the server (an MQTT broker closes the older of two
+connections with the same client id). The server's user is bound to no id: the server and an
+arbiter's tools connect side by side.
+
 The passwords come from `secrets` (24 characters, 144 random bits each). `save` keeps them in a
 JSON file only its owner may read (mode 0600), `load` checks every part of one, and
-`write_password_file` / `write_acl_file` write what Mosquitto reads: the password file in
-Mosquitto's own PBKDF2-SHA512 format (what ``mosquitto_passwd`` writes), and the ACL file's
-``pattern`` lines, in which Mosquitto puts the connected user's name for ``%u``.
+`write_dynsec_file` writes what Mosquitto reads: the configuration of its dynamic-security
+plugin, each user with its password hashed as Mosquitto hashes them (PBKDF2-SHA512, as
+``mosquitto_passwd`` does), its client id, and a role holding its access rules.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ from pathlib import Path
 from controller.tournament.messages import EVENT_ID, PREFIX, is_table_id
 
 SERVER_USER = "layli_server"
+SERVER_CLIENT_ID = SERVER_USER      # the server's own connection (no table id has a "_")
+TABLE_CLIENT_PREFIX = "layli-"      # a table's client id: this and its table id
 VERSION = 1
 
 # What a table may do, "%u" standing for its username (its table id): publish its own
@@ -64,18 +72,19 @@ class CredentialsError(ValueError):
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None,
-                   iterations: int = HASH_ITERATIONS) -> str:
-    """`password` hashed as Mosquitto 2 keeps it: ``$7$<iterations>$<salt>$<PBKDF2-SHA512>``,
-    both in base64 (the salt random when not given).
+                   iterations: int = HASH_ITERATIONS) -> tuple[str, str, int]:
+    """`password` hashed as Mosquitto 2 keeps it: its salt and PBKDF2-SHA512 digest in base64,
+    and the iterations (the salt random when not given). ``mosquitto_passwd`` writes the same
+    as ``$7$<iterations>$<salt>$<digest>``.
 
-    >>> mosquitto_hash("secretpassword", bytes(12))[:40]
-    '$7$101$AAAAAAAAAAAAAAAA$czwSe7OfK9DPt4SF'
+    >>> mosquitto_hash("secretpassword", bytes(12))[1][:16]
+    'czwSe7OfK9DPt4SF'
     """
     if salt is None:
         salt = secrets.token_bytes(HASH_SALT_BYTES)
     digest = hashlib.pbkdf2_hmac("sha512", password.encode("utf-8"), salt, iterations)
-    return "$7$%d$%s$%s" % (iterations, base64.b64encode(salt).decode("ascii"),
-                            base64.b64encode(digest).decode("ascii"))
+    return (base64.b64encode(salt).decode("ascii"), base64.b64encode(digest).decode("ascii"),
+            iterations)
 
 
 def topic_matches(subscription: str, topic: str) -> bool:
@@ -171,18 +180,34 @@ class Credentials:
         users.update(self.tables)
         return users
 
+    def client_id(self, username: str) -> str | None:
+        """The only client id `username` may connect with: ``layli-<table id>`` for a table;
+        None for the server's user, who may use any (its connections stay apart by their ids).
+
+        >>> Credentials.generate("open-2025", ["table-3"]).client_id("table-3")
+        'layli-table-3'
+        """
+        if username == self.server_user:
+            return None
+        if username not in self.tables:
+            raise CredentialsError("no user %r in the credentials of %s" % (username, self.event))
+        return TABLE_CLIENT_PREFIX + username
+
+    def rules(self, username: str) -> tuple[tuple[str, str], ...]:
+        """What `username` may do: (access, topic filter) pairs, "read", "write" or
+        "readwrite"; nothing for a user it does not know."""
+        if username == self.server_user:
+            return SERVER_RULES
+        if username in self.tables:
+            return tuple((kind, pattern.replace("%u", username)) for kind, pattern in TABLE_RULES)
+        return ()
+
     def allows(self, username: str, access: str, topic: str) -> bool:
         """Whether `username` may `access` ("read", "write", or "subscribe" to the filter)
         `topic`, by the same rules the ACL file gives Mosquitto."""
         if access not in ACCESS:
             raise ValueError("access must be one of %s, not %r" % (", ".join(ACCESS), access))
-        if username == self.server_user:
-            rules = SERVER_RULES
-        elif username in self.tables:
-            rules = tuple((kind, pattern.replace("%u", username)) for kind, pattern in TABLE_RULES)
-        else:
-            return False
-        for kind, allowed in rules:
+        for kind, allowed in self.rules(username):
             if access == "subscribe":
                 if kind in ("read", "readwrite") and filter_covered(allowed, topic):
                     return True
@@ -226,22 +251,39 @@ class Credentials:
         except CredentialsError as error:
             raise CredentialsError("%s: %s" % (path, error)) from None
 
-    def write_password_file(self, path: str | os.PathLike) -> None:
-        """Mosquitto's password file (``password_file``): every user, hashed."""
-        lines = ["%s:%s\n" % (user, mosquitto_hash(password))
-                 for user, password in self.users().items()]
-        write_private(path, "".join(lines).encode("ascii"))
+    def write_dynsec_file(self, path: str | os.PathLike) -> None:
+        """The configuration of Mosquitto's dynamic-security plugin: every user with its
+        password (hashed), its client id (`client_id`) and one role of its own holding its
+        `rules`. Whatever a role does not allow is refused, delivery included: a table hears
+        its own assignment and ack and nothing else."""
+        clients, roles = [], []
+        for user, password in self.users().items():
+            salt, digest, iterations = mosquitto_hash(password)
+            client: dict[str, object] = {"username": user, "password": digest, "salt": salt,
+                                         "iterations": iterations,
+                                         "roles": [{"rolename": user}]}
+            if self.client_id(user) is not None:
+                client["clientid"] = self.client_id(user)
+            clients.append(client)
+            acls = []
+            for access, topic in self.rules(user):
+                for acl_type in DYNSEC_ACCESS[access]:
+                    if acl_type.startswith("subscribe"):
+                        acl_type = "subscribePattern" if set(topic) & {"+", "#"} else \
+                            "subscribeLiteral"
+                    acls.append({"acltype": acl_type, "topic": topic, "allow": True})
+            roles.append({"rolename": user, "acls": acls})
+        data = {"defaultACLAccess": {"publishClientSend": False, "publishClientReceive": False,
+                                     "subscribe": False, "unsubscribe": True},
+                "clients": clients, "groups": [], "roles": roles}
+        write_private(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
-    def write_acl_file(self, path: str | os.PathLike) -> None:
-        """Mosquitto's ACL file (``acl_file``): the server's rules, and the tables' as patterns.
-        A user the file does not name (there are none: the password file has the same users)
-        may do nothing."""
-        lines = ["# Broker access of %s (controller.tournament.credentials)\n" % self.event,
-                 "# every table: %u is its username, its table id\n"]
-        lines += ["pattern %s %s\n" % rule for rule in TABLE_RULES]
-        lines += ["\n# the tournament server\n", "user %s\n" % self.server_user]
-        lines += ["topic %s %s\n" % rule for rule in SERVER_RULES]
-        write_private(path, "".join(lines).encode("utf-8"))
+
+# The dynamic-security plugin's ACL types for each of our accesses (subscribe: literal or
+# pattern, as the topic has wildcards or not).
+DYNSEC_ACCESS = {"read": ("publishClientReceive", "subscribe"),
+                 "write": ("publishClientSend",),
+                 "readwrite": ("publishClientSend", "publishClientReceive", "subscribe")}
 
 
 def _new_password() -> str:

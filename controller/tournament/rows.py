@@ -118,6 +118,27 @@ class Relocation:
 
 
 @dataclass(frozen=True)
+class Held:
+    """A result held for the arbiter: its record parts from the moves its table reported live
+    at `ply` (1 on). `live` and `recorded` are both lines of moves (pit numbers); `copies`
+    how many times it came; `decision` None until the arbiter accepts it ("accepted") or
+    enters another result ("replaced")."""
+
+    game_id: str
+    table: str
+    result: Result
+    record: str
+    live: tuple[int, ...]
+    recorded: tuple[int, ...]
+    ply: int
+    copies: int
+    at: float
+    decision: str | None
+    arbiter: str | None
+    decided_at: float | None
+
+
+@dataclass(frozen=True)
 class Retirement:
     """A table the arbiter took out of play (its board is broken): who, why and when."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION = "layli-tournament"   # what the schema table says this file is
 
 SCHEMA = """
@@ -133,7 +133,31 @@ CREATE TABLE retired (                              -- tables out of play: paire
     at REAL NOT NULL
 );
 """
-UPGRADES = {1: SCHEMA_2}      # from version k to k + 1
+
+# Version 3: results held for the arbiter, whose record does not match the moves their table
+# reported live (one a game: the latest, with how many came). Never deleted: the arbiter's
+# decision is written beside it.
+SCHEMA_3 = """
+CREATE TABLE held (
+    game_id TEXT PRIMARY KEY REFERENCES games (id),
+    table_id TEXT NOT NULL,
+    south_points REAL NOT NULL CHECK (south_points IN (0, 0.5, 1)),
+    south_seeds INTEGER NOT NULL CHECK (south_seeds >= 0),
+    north_seeds INTEGER NOT NULL CHECK (north_seeds >= 0),
+    record TEXT NOT NULL,
+    live TEXT NOT NULL,                             -- JSON list: the moves reported live
+    recorded TEXT NOT NULL,                         -- JSON list: the record's moves
+    ply INTEGER NOT NULL CHECK (ply >= 1),          -- the first where they part
+    copies INTEGER NOT NULL DEFAULT 1,
+    at REAL NOT NULL,
+    decision TEXT CHECK (decision IN ('accepted', 'replaced')),    -- NULL: undecided
+    arbiter TEXT,
+    decided_at REAL
+);
+CREATE TRIGGER held_are_kept BEFORE DELETE ON held
+BEGIN SELECT RAISE(ABORT, 'held results are never deleted'); END;
+"""
+UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3}      # from version k to k + 1
 
 
 def statements(script: str) -> Iterator[str]:

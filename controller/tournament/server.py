@@ -30,7 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -40,6 +40,8 @@ from controller.rules.match import Match
 from controller.rules.record import read as read_record
 from controller.rules.variants import RulesError, get_variant, resolve_options
 from controller.tournament import messages
+from controller.tournament.audit import Refusals
+from controller.tournament.credentials import SERVER_CLIENT_ID
 from controller.tournament.messages import DELIVERY, Message, MessageError
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
 from controller.tournament.pairing import round_robin, swiss_round
@@ -57,8 +59,19 @@ BACKUPS = "backups"         # beside the event's file: a copy as each round star
 STORE_STATUS = {"idle": "online", "finished": "online", "playing": "playing", "fault": "fault"}
 
 
+class Stale(Exception):
+    """A table's state of a game the arbiter has moved from it: out of date, not false."""
+
+
 class RecordMismatch(ValueError):
     """A result whose record does not give what the result claims; the text says what."""
+
+
+class Replay(NamedTuple):
+    """A record replayed: its result, and a game's moves (None for a match of hands)."""
+
+    result: Result
+    moves: list[int] | None
 
 
 def result_of_record(text: str, variant: str, options: dict[str, Any],
@@ -67,6 +80,12 @@ def result_of_record(text: str, variant: str, options: dict[str, Any],
     points and each side's seeds (a game's final scores; a match's holdings at its end).
     RecordMismatch when it is not a finished game of `variant` with `options` between
     `players` (South, North)."""
+    return replay_record(text, variant, options, players).result
+
+
+def replay_record(text: str, variant: str, options: dict[str, Any],
+                  players: tuple[str, str]) -> Replay:
+    """`result_of_record`, with the game's moves as well."""
     try:
         item, tags = read_record(text)
     except RulesError as error:
@@ -91,7 +110,24 @@ def result_of_record(text: str, variant: str, options: dict[str, Any],
         seeds = item.scores
         winner = item.winner()
     points = DRAW if winner is None else SOUTH_WIN if winner == 0 else NORTH_WIN
-    return Result(points, seeds[0], seeds[1])
+    return Replay(Result(points, seeds[0], seeds[1]),
+                  None if isinstance(item, Match) else list(item.moves))
+
+
+def first_difference(live: list[int], recorded: list[int]) -> int | None:
+    """The first ply (1 on) at which a record's moves part from those its table reported live,
+    or None when they agree as far as the live ones go (moves lost on the way are no
+    difference; a record shorter than the moves reported is).
+
+    >>> first_difference([3, 5, 1], [3, 5, 1, 2]), first_difference([3, 5, 1], [3, 4, 1, 2])
+    (None, 2)
+    >>> first_difference([3, 5, 1], [3, 5])
+    3
+    """
+    for ply, (said, kept) in enumerate(zip(live, recorded), 1):
+        if said != kept:
+            return ply
+    return len(recorded) + 1 if len(live) > len(recorded) else None
 
 
 class TournamentServer:
@@ -102,7 +138,7 @@ class TournamentServer:
     def __init__(self, store: Store, url: str, username: str | None = None,
                  password: str | None = None, *, auto_pair: bool = False,
                  clock: Callable[[], float] = time.time, keepalive: int = 15,
-                 publisher: Publisher | None = None) -> None:
+                 publisher: Publisher | None = None, refusals: Refusals | None = None) -> None:
         self.store = store
         self.auto_pair = auto_pair
         self.clock = clock
@@ -112,8 +148,12 @@ class TournamentServer:
         self._tables: dict[str, dict[str, Any]] = {}    # the live view of each table
         self._connected = threading.Event()
         self._stopping = False
+        # what the broker refused (its log or its hooks report them): counted, and shown
+        self.refusals = refusals if refusals is not None else Refusals()
+        self._refusals_shown: threading.Timer | None = None
+        self.refusals.on_change = self._refused
         host, port, tls = broker_address(url)
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-server",
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=SERVER_CLIENT_ID,
                              clean_session=True, protocol=mqtt.MQTTv311)
         if username is not None:
             client.username_pw_set(username, password)
@@ -148,6 +188,8 @@ class TournamentServer:
 
     def stop(self) -> None:
         self._stopping = True
+        if self._refusals_shown is not None:
+            self._refusals_shown.cancel()
         self._client.disconnect()
         self._client.loop_stop()
         self._connected.clear()
@@ -173,6 +215,21 @@ class TournamentServer:
         if not self._stopping:
             log.warning("the broker went away (%s); reconnecting", reason_code)
             self._publish_event()       # the pages say the tables cannot reach the server
+
+    def _refused(self) -> None:
+        """The broker refused something: the pages' counts follow within a second (at most
+        once a second, whatever a flood of refusals)."""
+        with self._lock:
+            if self._refusals_shown is not None or self._stopping:
+                return
+            self._refusals_shown = threading.Timer(1.0, self._show_refusals)
+            self._refusals_shown.daemon = True
+            self._refusals_shown.start()
+
+    def _show_refusals(self) -> None:
+        with self._lock:
+            self._refusals_shown = None
+        self._publish_event()
 
     # --- what arrives -----------------------------------------------------------------------
 
@@ -230,6 +287,14 @@ class TournamentServer:
     def _state(self, message: Message) -> None:
         fields = dict(message.fields)
         del fields["v"], fields["table"]
+        try:
+            self._check_state(message.table, fields)
+        except Stale:
+            # a board back from a failure says where it was before it hears that its game
+            # went to another table: its next state says it waits
+            log.info("%s: a state of %s, moved to another table: passed over", message.table,
+                     fields["game"])
+            return
         view = self._tables[message.table]
         view["state"] = fields
         if view["presence"] != "offline" or view["status"] != "offline":
@@ -243,7 +308,7 @@ class TournamentServer:
                 if self.store.mark_playing(game):
                     self._publish_pairings()
             except StoreError:
-                pass                    # a game the table was not given: its result will say
+                pass                    # a game with a result already: a late state
         self._publish_table(message.table)
 
     def _move(self, message: Message) -> None:
@@ -263,11 +328,14 @@ class TournamentServer:
         event = self.store.event()
         players = self._names()
         claimed = Result(fields["south_points"], fields["south_seeds"], fields["north_seeds"])
-        replayed = result_of_record(fields["record"], event.variant, event.options, (
+        replayed = replay_record(fields["record"], event.variant, event.options, (
             players[row.pairing.south], players[row.pairing.north]))
-        if replayed != claimed:
+        if replayed.result != claimed:
             raise RecordMismatch("the result claims %s, the record gives %s" % (
-                _result_words(claimed), _result_words(replayed)))
+                _result_words(claimed), _result_words(replayed.result)))
+        if replayed.moves is not None and self._held(message.table, row, claimed,
+                                                     fields["record"], replayed.moves):
+            return
         try:
             recorded = self.store.record_result(row.id, claimed, fields["record"], "board")
         except ResultConflict:
@@ -287,16 +355,77 @@ class TournamentServer:
         if self.auto_pair and self.round_complete() and self.store.last_round() < event.rounds:
             self.pair_next_round()
 
-    def _assigned_game(self, table: str, game: str) -> GameRow:
-        """The game `table` was given as `game`, or MessageError."""
+    def _check_state(self, table: str, fields: dict[str, Any]) -> None:
+        """A state of a game says what its assignment says (the game is the table's, of the
+        event's variant, between its players), or MessageError: the live pages show no
+        names or variant a table made up."""
+        if fields["game"] is None:
+            return                      # idle: its board shows whatever it shows, no game
+        if any(moved.game_id == fields["game"] and moved.from_table == table
+               for moved in self.store.relocations()):
+            raise Stale()
+        row = self._assigned_game(table, fields["game"], "a state")
+        variant = self.store.event().variant
+        if fields["variant"] != variant:
+            raise MessageError("%s sent a state of %s in %s, not the event's %s" % (
+                table, row.id, fields["variant"], variant))
+        names = self._names()
+        players = [names[row.pairing.south], names[row.pairing.north]]
+        if fields["players"] != players:
+            raise MessageError("%s sent a state of %s naming %s and %s, not its players %s "
+                               "and %s" % (table, row.id, *fields["players"], *players))
+
+    def _held(self, table: str, row: GameRow, claimed: Result, record: str,
+              recorded: list[int]) -> bool:
+        """Whether the result of `row` is held for the arbiter, its record parting from the
+        moves `table` reported live: not recorded, but acknowledged (the table has done its
+        part; the arbiter decides, with both lines side by side on the arbiter's page)."""
+        if row.result is not None:
+            return False                # recorded already: a copy, or a conflict, as ever
+        live = self.store.moves(row.id)
+        ply = first_difference(live, recorded)
+        if ply is None:
+            return False
+        if self.store.hold_result(row.id, table, claimed, record, live, recorded, ply):
+            self.counters["held"] += 1
+            said = live[ply - 1] if ply <= len(live) else None
+            log.warning("held for the arbiter: the result of %s (%s), %s: its record parts "
+                        "from the moves reported live at ply %d (%s, the record %s)", row.id,
+                        table, _result_words(claimed), ply,
+                        "reported %d" % said if said is not None else "reported no further",
+                        "has %d" % recorded[ply - 1] if ply <= len(recorded) else "ends")
+        else:
+            self.counters["duplicates"] += 1
+        self._send(table, "ack", messages.ack(table, row.id))
+        self._publish_pairings()
+        self._publish_event()
+        return True
+
+    def accept_held(self, game: str, arbiter: str) -> Result:
+        """The arbiter accepts the result held for `game`: recorded as its board sent it,
+        confirmed by `arbiter`. StoreError says why not."""
+        with self._lock:
+            result = self.store.accept_held(game, arbiter)
+            log.info("%s accepted the held result of %s: %s", arbiter, game,
+                     _result_words(result))
+        self._publish_pairings()
+        self._publish_standings()
+        self._publish_event()
+        event = self.store.event()
+        if self.auto_pair and self.round_complete() and self.store.last_round() < event.rounds:
+            self.pair_next_round()
+        return result
+
+    def _assigned_game(self, table: str, game: str, what: str = "a result") -> GameRow:
+        """The game `table` was given as `game`, or MessageError (`what` it sent for it)."""
         try:
             row = self.store.game(game)
         except StoreError:
-            raise MessageError("%s sent a result for %s, a game this event does not have"
-                               % (table, game)) from None
+            raise MessageError("%s sent %s for %s, a game this event does not have"
+                               % (table, what, game)) from None
         if row.table != table:
-            raise MessageError("%s sent a result for %s, which is played at %s" % (
-                table, game, row.table or "no table (a bye)"))
+            raise MessageError("%s sent %s for %s, which is played at %s" % (
+                table, what, game, row.table or "no table (a bye)"))
         return row
 
     # --- the arbiter's side -----------------------------------------------------------------
@@ -498,7 +627,8 @@ class TournamentServer:
         return {"type": "event", "name": event.name, "variant": event.variant,
                 "options": event.options, "system": event.system, "rounds": event.rounds,
                 "format": event.match_format, "round": self.store.last_round(),
-                "counters": dict(self.counters), "broker": self.connected}
+                "counters": dict(self.counters), "broker": self.connected,
+                "refused": self.refusals.counts()}
 
     def _pairings_view(self) -> dict[str, Any]:
         names = self._names()

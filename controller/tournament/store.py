@@ -56,11 +56,12 @@ from ..rules.variants import RulesError, get_variant, resolve_options
 from .model import POINTS, Pairing, Player, Result
 from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, MATCH_FORMATS,
                    NO_RESULT, SOURCES, SYSTEMS, TABLE_STATUSES, TIE_BREAKS, Correction,
-                   DamagedError, Event, GameRow, Rejected, Relocation, ResultConflict,
+                   DamagedError, Event, GameRow, Held, Rejected, Relocation, ResultConflict,
                    Retirement, SchemaError, Snapshot, StoreError, TableRow, check_choice,
                    check_name, check_result,
                    check_table_id, check_text, described)
-from .schema import APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_VERSION, UPGRADES, statements
+from .schema import (APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_3, SCHEMA_VERSION, UPGRADES,
+                     statements)
 
 
 class Store:
@@ -104,7 +105,7 @@ class Store:
             with self._write() as db:
                 # Checked again under the write lock: another process may have just made it.
                 if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                    for statement in statements(SCHEMA + SCHEMA_2):
+                    for statement in statements(SCHEMA + SCHEMA_2 + SCHEMA_3):
                         db.execute(statement)
                     db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
                                (APPLICATION, SCHEMA_VERSION))
@@ -691,6 +692,8 @@ class Store:
                        "WHERE game_id = ?", (result.south_points, result.south_seeds,
                                              result.north_seeds, arbiter, now, game_id))
             db.execute("UPDATE games SET status = 'corrected' WHERE id = ?", (game_id,))
+            db.execute("UPDATE held SET decision = 'replaced', arbiter = ?, decided_at = ? "
+                       "WHERE game_id = ? AND decision IS NULL", (arbiter, now, game_id))
             db.execute("INSERT INTO corrections (game_id, old_south_points, old_south_seeds, "
                        "old_north_seeds, new_south_points, new_south_seeds, new_north_seeds, "
                        "arbiter, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
@@ -712,6 +715,82 @@ class Store:
                     "SELECT game_id, old_south_points, old_south_seeds, old_north_seeds, "
                     "new_south_points, new_south_seeds, new_north_seeds, arbiter, reason, at "
                     "FROM corrections %s ORDER BY id" % where, args)]
+
+    # Results held for the arbiter ----------------------------------------------------------
+
+    def hold_result(self, game_id: str, table: str, result: Result, record: str,
+                    live: list[int], recorded: list[int], ply: int) -> bool:
+        """Hold a board's result whose record parts at `ply` from the moves `table` reported
+        live (`live`; the record's are `recorded`): not recorded, kept for the arbiter. True
+        when it is new; False when it is a copy of the one held (counted). A different one for
+        the same game takes its place, counted too; one the arbiter has decided on stays."""
+        check_result(result, "game %s's held result" % game_id)
+        check_text(record, "game %s's record" % game_id)
+        if type(ply) is not int or ply < 1:
+            raise StoreError("ply %r: the first ply where record and moves part, 1 on" % (ply,))
+        row = (table, result.south_points, result.south_seeds, result.north_seeds, record,
+               json.dumps(list(live)), json.dumps(list(recorded)), ply)
+        with self._write() as db:
+            status = self._game_status(db, game_id, "it takes no result")
+            if status in FINAL_STATUSES:
+                raise StoreError("game %s has a result already (%s): nothing to hold" % (
+                    game_id, described(self._result(db, game_id))))
+            held = db.execute("SELECT table_id, south_points, south_seeds, north_seeds, "
+                              "record, live, recorded, ply, decision FROM held "
+                              "WHERE game_id = ?", (game_id,)).fetchone()
+            if held is None:
+                db.execute("INSERT INTO held (game_id, table_id, south_points, south_seeds, "
+                           "north_seeds, record, live, recorded, ply, at) VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, *row, self._clock()))
+                return True
+            if held[8] is not None:
+                raise StoreError("game %s: the arbiter has decided on its held result already "
+                                 "(%s)" % (game_id, held[8]))
+            if tuple(held[:8]) == row:
+                db.execute("UPDATE held SET copies = copies + 1 WHERE game_id = ?", (game_id,))
+                return False
+            db.execute("UPDATE held SET table_id = ?, south_points = ?, south_seeds = ?, "
+                       "north_seeds = ?, record = ?, live = ?, recorded = ?, ply = ?, "
+                       "copies = copies + 1, at = ? WHERE game_id = ?",
+                       (*row, self._clock(), game_id))
+            return True
+
+    def held(self, undecided: bool = False) -> list[Held]:
+        """The results held for the arbiter (only those not decided on yet, if asked), in the
+        order they came."""
+        with self._read() as db:
+            return [Held(row[0], row[1], Result(*row[2:5]), row[5], tuple(json.loads(row[6])),
+                         tuple(json.loads(row[7])), *row[8:])
+                    for row in db.execute(
+                        "SELECT game_id, table_id, south_points, south_seeds, north_seeds, "
+                        "record, live, recorded, ply, copies, at, decision, arbiter, "
+                        "decided_at FROM held %s ORDER BY at"
+                        % ("WHERE decision IS NULL" if undecided else ""))]
+
+    def accept_held(self, game_id: str, arbiter: str) -> Result:
+        """The arbiter accepts the result held for `game_id`: recorded as its board sent it,
+        and confirmed by `arbiter`, in one transaction. Returns it."""
+        check_name(arbiter, "the arbiter's name")
+        with self._write() as db:
+            held = db.execute("SELECT south_points, south_seeds, north_seeds, record, decision "
+                              "FROM held WHERE game_id = ?", (game_id,)).fetchone()
+            if held is None:
+                raise StoreError("game %s has no result held" % game_id)
+            if held[4] is not None:
+                raise StoreError("game %s: its held result was %s already" % (game_id, held[4]))
+            status = self._game_status(db, game_id, "it takes no result")
+            if status in FINAL_STATUSES:
+                raise StoreError("game %s has a result already (%s)" % (
+                    game_id, described(self._result(db, game_id))))
+            result = Result(*held[:3])
+            now = self._clock()
+            self._insert_result(db, game_id, result, held[3], "board")
+            db.execute("UPDATE results SET confirmed_by = ?, confirmed_at = ? WHERE game_id = ?",
+                       (arbiter, now, game_id))
+            db.execute("UPDATE games SET status = 'confirmed' WHERE id = ?", (game_id,))
+            db.execute("UPDATE held SET decision = 'accepted', arbiter = ?, decided_at = ? "
+                       "WHERE game_id = ?", (arbiter, now, game_id))
+            return result
 
     # Moves, and games moved to another table ---------------------------------------------
 

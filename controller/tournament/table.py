@@ -45,7 +45,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament import messages
-from controller.tournament.credentials import write_private
+from controller.tournament.credentials import TABLE_CLIENT_PREFIX, write_private
 from controller.tournament.messages import DELIVERY, Message, MessageError
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class TableLink:
         self._closing = threading.Event()
         self._announcing = threading.Lock()      # "online" on connect, "offline" on close
 
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-" + table_id,
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=TABLE_CLIENT_PREFIX + table_id,
                              clean_session=True, protocol=mqtt.MQTTv311)
         client.username_pw_set(username, password)
         if tls:

@@ -19,8 +19,11 @@ For everyone:
 For the arbiters (HTTP Basic authentication against `arbiters`; with none the pages are off):
 
 - ``GET /arbiter``: the page; ``GET /arbiter/state[?round=N]``: what it shows, as JSON (the
-  games of round N, by default the latest, the rejected messages and the corrections log).
-- ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/correct`` ``{"game",
+  games of round N, by default the latest, the results held, the rejected messages, what the
+  broker refused and the corrections log).
+- ``POST /arbiter/confirm`` ``{"game"}``, ``POST /arbiter/accept`` ``{"game"}`` (a result held
+  because its record parts from the moves its board reported live: recorded as sent, and
+  confirmed), ``POST /arbiter/correct`` ``{"game",
   "south_points", "south_seeds", "north_seeds", "reason"}``, ``POST /arbiter/pair``
   ``{"round"}`` (the number of the round to pair: a second click, or a second arbiter, cannot
   pair two rounds), ``POST /arbiter/move`` ``{"game", "table", "reason"}`` (a game whose
@@ -172,6 +175,7 @@ def _round(value: Any, key: str) -> int:
 
 
 CONFIRM: dict[str, Check] = {"game": _game}
+ACCEPT: dict[str, Check] = {"game": _game}
 CORRECT: dict[str, Check] = {"game": _game, "south_points": _points, "south_seeds": _seeds,
                              "north_seeds": _seeds, "reason": _reason}
 PAIR: dict[str, Check] = {"round": _round}
@@ -310,9 +314,9 @@ class LoginGuard:
 def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = None
                   ) -> dict[str, Any]:
     """What the arbiter's page shows: the games of `round` (the latest by default) with their
-    results, whether the next round can be paired, the newest rejected messages, every
-    correction, the tables (retired or in play), the spare ones and every game moved to
-    one."""
+    results, whether the next round can be paired, the newest rejected messages, what the
+    broker refused, every correction, the tables (retired or in play), the spare ones and
+    every game moved to one."""
     store = server.store
     event = store.event()
     latest = store.last_round()
@@ -344,6 +348,13 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
         "rejected": [{"at": item.at, "topic": item.topic, "reason": item.reason,
                       "detail": item.detail, "payload": item.payload}
                      for item in store.rejected(REJECTED_SHOWN)],
+        "held": [{"game": item.game_id, "table": item.table, "result": result_json(item.result),
+                  "live": list(item.live), "recorded": list(item.recorded), "ply": item.ply,
+                  "copies": item.copies, "at": item.at, "decision": item.decision,
+                  "arbiter": item.arbiter, "decided_at": item.decided_at}
+                 for item in store.held()],
+        "refused_counts": server.refusals.counts(),
+        "refused": server.refusals.rows(),
         "corrections": [{"game": item.game_id, "old": result_json(item.old),
                          "new": result_json(item.new), "arbiter": item.arbiter,
                          "reason": item.reason, "at": item.at}
@@ -594,6 +605,11 @@ class ArbiterPages:
         self.server.confirm(fields["game"], arbiter)
         return round
 
+    def accept(self, fields: dict[str, Any], arbiter: str) -> int:
+        round = self._round_of(fields["game"])
+        self.server.accept_held(fields["game"], arbiter)
+        return round
+
     def correct(self, fields: dict[str, Any], arbiter: str) -> int:
         round = self._round_of(fields["game"])
         result = Result(fields["south_points"], fields["south_seeds"], fields["north_seeds"])
@@ -655,6 +671,7 @@ def create_app(server: TournamentServer, arbiters: dict[str, str] | None = None)
         Route("/arbiter/state", arbiter.state),
         Route("/arbiter/confirm", arbiter.action(CONFIRM, arbiter.confirm), methods=["POST"]),
         Route("/arbiter/correct", arbiter.action(CORRECT, arbiter.correct), methods=["POST"]),
+        Route("/arbiter/accept", arbiter.action(ACCEPT, arbiter.accept), methods=["POST"]),
         Route("/arbiter/pair", arbiter.action(PAIR, arbiter.pair), methods=["POST"]),
         Route("/arbiter/move", arbiter.action(MOVE, arbiter.move), methods=["POST"]),
         Route("/arbiter/retire", arbiter.action(RETIRE, arbiter.retire), methods=["POST"]),

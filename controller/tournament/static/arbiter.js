@@ -19,6 +19,52 @@
   const resultWords = (result) => result ? WORDS[result.south_points] : "";
   const seedWords = (result) => result ? `${result.south_seeds}-${result.north_seeds}` : "";
 
+  // One line of moves (pit numbers), the ply where the two lines part marked.
+  function movesLine(label, moves, ply) {
+    const line = make("p", {"class": "moves"}, make("span", {"class": "help"}, label + " "));
+    moves.forEach((move, index) => {
+      line.append(index + 1 === ply ? make("mark", {}, String(move)) : String(move), " ");
+    });
+    if (ply > moves.length) line.append(make("mark", {}, Layli._("(no more)")));
+    return line;
+  }
+
+  function heldRow(item) {
+    const decided = item.decision === "accepted"
+      ? Layli._("accepted by %(arbiter)s", {arbiter: item.arbiter})
+      : Layli._("replaced by %(arbiter)s's result", {arbiter: item.arbiter});
+    let action;
+    if (item.decision) {
+      action = make("span", {"class": "help"}, decided);
+    } else {
+      action = make("button", {type: "button", "data-action": "accept"},
+                    Layli._("Accept the record"));
+      action.addEventListener("click", () => act("accept", {game: item.game},
+        Layli._("%(game)s: the held result is recorded", {game: item.game})));
+    }
+    return make("tr", {"data-game": item.game},
+      make("td", {}, item.game), make("td", {}, item.table),
+      make("td", {}, `${resultWords(item.result)} (${seedWords(item.result)})`),
+      make("td", {"class": "detail"},
+        make("p", {}, Layli._("They part at move %(ply)d.", {ply: item.ply})),
+        movesLine(Layli._("Reported live:"), item.live, item.ply),
+        movesLine(Layli._("The record:"), item.recorded, item.ply)),
+      make("td", {}, action));
+  }
+
+  function refusalWords(kind) {
+    switch (kind) {
+      // TRANSLATORS: the broker refused a connection (a wrong password, or another's identity)
+      case "login": return Layli._("a login");
+      // TRANSLATORS: the broker refused a message on a topic its sender may not use
+      case "publish": return Layli._("a message");
+      case "subscribe": return Layli._("a subscription");
+      // TRANSLATORS: a table connected while already connected; the older connection was closed
+      case "again": return Layli._("a second connection");
+      default: return kind;
+    }
+  }
+
   function say(words) { $("said").textContent = words; $("error").textContent = ""; }
   function complain(words) { $("error").textContent = words; $("said").textContent = ""; }
 
@@ -105,6 +151,22 @@
     $("rejected").replaceChildren(...state.rejected.map((item) => make("tr", {},
       make("td", {}, Layli.clock(item.at)), make("td", {}, item.topic),
       make("td", {}, item.reason), make("td", {"class": "detail"}, item.detail))));
+    const undecided = state.held.filter((item) => !item.decision).length;
+    $("held-counts").textContent = undecided
+      ? "(" + Layli.ngettext("%(n)d to decide", "%(n)d to decide", undecided) + ")"
+      // TRANSLATORS: no result is held for the arbiter
+      : Layli._("(none)");
+    $("held").replaceChildren(...state.held.map(heldRow));
+    const refused = state.refused_counts;
+    const total = Object.values(refused).reduce((sum, n) => sum + n, 0);
+    $("refused-counts").textContent = total
+      ? "(" + Layli.ngettext("%(n)d refusal", "%(n)d refusals", total) + ")"
+      // TRANSLATORS: the broker has refused nothing
+      : Layli._("(none)");
+    $("refused").replaceChildren(...state.refused.map((item) => make("tr", {"data-kind": item.kind},
+      make("td", {}, Layli.clock(item.last)), make("td", {}, refusalWords(item.kind)),
+      make("td", {}, item.who), make("td", {"class": "detail"}, item.what),
+      make("td", {}, String(item.count)))));
     $("corrections").replaceChildren(...state.corrections.slice().reverse().map((item) =>
       make("tr", {"data-game": item.game},
         make("td", {}, Layli.clock(item.at)), make("td", {}, item.game),

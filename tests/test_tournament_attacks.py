@@ -1,0 +1,231 @@
+"""Attacks a player at the club could make with one table's own password (issue 17), on a live
+event over both brokers: each is refused, the server and the real tables keep their
+connections, and what the broker refused reaches the server's counts and the arbiter's page.
+
+Mosquitto refuses by its dynamic-security plugin and tells of it in its log; the embedded
+broker by our plugins. Mosquitto names no user for a refused login (only the address) and
+says nothing of a refused subscription: the tests say so where the two differ.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.tournament.audit import AGAIN, LOGIN, PUBLISH, SUBSCRIBE, Refusals
+from controller.tournament.broker import Mosquitto
+from controller.tournament.credentials import SERVER_CLIENT_ID, Credentials
+from controller.tournament.messages import topic
+from controller.tournament.server import TournamentServer
+from controller.tournament.store import Store
+from controller.tournament.table import TableLink
+from controller.tournament.web import arbiter_state
+from tournament_fixtures import (EVENT, TABLES, broker, credentials,  # noqa: F401
+                                 embedded_broker, mosquitto, wait_for)
+
+PLAYERS = ("Ayan", "Hodan", "Warsame", "Faadumo", "Cali", "Deeqa")
+
+
+class Event:
+    """A live event over `broker`: the server (with the broker's refusals) and every table's
+    link, round 1 paired and announced."""
+
+    def __init__(self, broker, credentials: Credentials, state_dir) -> None:
+        self.broker = broker
+        self.credentials = credentials
+        self.refusals = Refusals()
+        broker.refusals = self.refusals
+        store = Store(":memory:")
+        store.create_event(EVENT, "layli-goobalay", rounds=2)
+        for name in PLAYERS:
+            store.register(name, None)
+        for table in TABLES:
+            store.add_table(table)
+        self.server = TournamentServer(store, broker.url, credentials.server_user,
+                                       credentials.server_password, refusals=self.refusals)
+        self.server.start()
+        self.disconnects = 0
+        on_disconnect = self.server._client.on_disconnect
+
+        def counted(*args) -> None:         # the server's own connection never drops
+            self.disconnects += 1
+            on_disconnect(*args)
+        self.server._client.on_disconnect = counted
+        self.server.pair_next_round()
+        self.links = {table: TableLink(table, broker.url, table, credentials.password(table),
+                                       state_dir / table, reconnect_delay=(0.05, 0.5))
+                      for table in TABLES}
+        for table, link in self.links.items():
+            wait_for(lambda: link.assignment is not None, "%s's assignment" % table)
+
+    def close(self) -> None:
+        for link in self.links.values():
+            link.close()
+        self.server.stop()
+        self.server.store.close()
+
+    def game_of(self, table: str) -> str:
+        return self.links[table].assignment.fields["game"]
+
+    def moves_heard(self, table: str) -> int | None:
+        last = self.server.table_view(table)["last_move"]
+        return None if last is None else last["ply"]
+
+
+@pytest.fixture
+def event(broker, credentials, tmp_path) -> Iterator[Event]:  # noqa: F811
+    live = Event(broker, credentials, tmp_path)
+    try:
+        yield live
+    finally:
+        live.close()
+
+
+def attacker(broker, credentials: Credentials, username: str, client_id: str,
+             password: str | None = None) -> tuple[mqtt.Client, list[str]]:
+    """A client of `username` (its own password unless told) asking for `client_id`; the
+    answers to its CONNECTs so far."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv311)
+    client.username_pw_set(username, password or credentials.password(username))
+    answers: list[str] = []
+    client.on_connect = lambda c, u, f, reason_code, p: answers.append(str(reason_code))
+    client.reconnect_delay_set(0.05, 0.2)      # as a stubborn attacker would, again and again
+    client.connect_async("127.0.0.1", broker.port)
+    client.loop_start()
+    wait_for(lambda: answers, "the broker's answer to %s as %s" % (username, client_id))
+    return client, answers
+
+
+def refused_login_by(event: Event, username: str) -> str:
+    """Who a refused login of `username` is counted under: Mosquitto knows only the address."""
+    return "127.0.0.1" if isinstance(event.broker, Mosquitto) else username
+
+
+def test_another_tables_password_cannot_take_the_servers_connection(event, broker,  # noqa: F811
+                                                                   credentials):  # noqa: F811
+    client, answers = attacker(broker, credentials, "table-3", SERVER_CLIENT_ID)
+    try:
+        time.sleep(1.0)                         # a stubborn attacker tries again and again
+        assert answers and set(answers) == {"Not authorized"}
+    finally:
+        client.loop_stop()
+    # the server never lost its connection, and hears the tables as before
+    assert event.server.connected and event.disconnects == 0
+    event.links["table-1"].publish_move(event.game_of("table-1"), 1, 3)
+    wait_for(lambda: event.moves_heard("table-1") == 1, "table-1's move at the server")
+    who = refused_login_by(event, "table-3")
+    rows = [row for row in event.refusals.rows() if row["kind"] == LOGIN and row["who"] == who]
+    assert rows and rows[0]["count"] >= len(answers)
+    if not isinstance(broker, Mosquitto):
+        assert "client id 'layli_server', not its own 'layli-table-3'" in rows[0]["what"]
+    # the arbiter sees them, and the event's counts say so within a second
+    state = arbiter_state(event.server, "Deeqa")
+    assert state["refused_counts"][LOGIN] >= len(answers)
+    assert any(row["who"] == who for row in state["refused"])
+    wait_for(lambda: json.loads(event.server.live.latest("event")[1])["refused"].get(LOGIN),
+             "the counts on the live feed", timeout=3)
+
+
+def test_another_tables_password_cannot_take_a_tables_connection(event, broker,  # noqa: F811
+                                                                credentials):  # noqa: F811
+    victim = event.links["table-2"]
+    client, answers = attacker(broker, credentials, "table-3", "layli-table-2")
+    try:
+        time.sleep(0.5)
+        assert set(answers) == {"Not authorized"}
+    finally:
+        client.loop_stop()
+    assert victim.connected
+    # table-2 still hears the server: a result it sends is acknowledged
+    game = event.game_of("table-2")
+    victim.publish_move(game, 1, 2)
+    wait_for(lambda: event.moves_heard("table-2") == 1, "table-2's move at the server")
+    assert event.server.table_view("table-2")["presence"] == "online"
+    assert event.refusals.counts()[LOGIN] >= 1
+
+
+def test_a_wrong_password_and_a_stranger_are_refused_and_counted(event, broker,  # noqa: F811
+                                                                credentials):  # noqa: F811
+    for username, client_id in (("table-1", "layli-table-1"), ("nobody", "whoever")):
+        client, answers = attacker(broker, credentials, username, client_id,
+                                   password="not-the-password-at-all")
+        client.loop_stop()
+        assert answers[0] == "Not authorized"
+    assert event.links["table-1"].connected
+    wait_for(lambda: event.refusals.counts().get(LOGIN, 0) >= 2, "two refused logins")
+    if not isinstance(broker, Mosquitto):
+        whats = {row["who"]: row["what"] for row in event.refusals.rows()}
+        assert whats["table-1"] == "a wrong password"
+        assert "nobody" not in whats and whats["127.0.0.1"] == "no user 'nobody'"
+
+
+def test_a_publish_on_another_tables_topic_is_refused_and_reported(event, broker,  # noqa: F811
+                                                                   credentials,  # noqa: F811
+                                                                   caplog):
+    caplog.set_level(logging.WARNING, "controller.tournament.audit")
+    link = event.links["table-3"]
+    forged = topic("table-1", "result")
+    for _ in range(12):
+        link._client.publish(forged, b'{"v": 1}', qos=1).wait_for_publish(5)
+    link._client.publish(topic("table-1", "assignment"), b"{}", qos=1).wait_for_publish(5)
+    wait_for(lambda: event.refusals.counts().get(PUBLISH, 0) >= 13, "13 refused publishes")
+    rows = {(row["who"], row["what"]): row["count"] for row in event.refusals.rows()
+            if row["kind"] == PUBLISH}
+    assert rows == {("table-3", forged): 12, ("table-3", topic("table-1", "assignment")): 1}
+    assert link.connected and event.server.counters["rejected"] == 0
+    # the log says the first of each, then at 10 times: not one line a message
+    said = [record.getMessage() for record in caplog.records
+            if "publish refused: table-3 on %s" % forged in record.getMessage()]
+    assert said == ["the broker: publish refused: table-3 on %s" % forged,
+                    "the broker: publish refused: table-3 on %s (10 times)" % forged]
+
+
+def test_a_subscription_to_everything_is_refused(event, broker, credentials):  # noqa: F811
+    spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="layli-table-3",
+                      protocol=mqtt.MQTTv311)
+    spy.username_pw_set("table-3", credentials.password("table-3"))
+    granted: list = []
+    heard: list = []
+    spy.on_subscribe = lambda c, u, mid, codes, p: granted.extend(codes)
+    spy.on_message = lambda c, u, message: heard.append(message.topic)
+    spy.connect("127.0.0.1", broker.port)
+    spy.loop_start()
+    try:
+        spy.subscribe("layli/#", qos=1)
+        wait_for(lambda: granted, "the SUBACK")
+        assert granted[0].is_failure
+        event.links["table-1"].publish_move(event.game_of("table-1"), 1, 3)
+        wait_for(lambda: event.moves_heard("table-1") == 1, "table-1's move at the server")
+        assert not [name for name in heard if "table-1" in name]
+        if isinstance(broker, Mosquitto):       # Mosquitto 2.0 logs no refused subscription
+            assert SUBSCRIBE not in event.refusals.counts()
+        else:
+            assert [(row["who"], row["what"]) for row in event.refusals.rows()
+                    if row["kind"] == SUBSCRIBE] == [("table-3", "layli/#")]
+    finally:
+        spy.loop_stop()
+        spy.disconnect()
+
+
+def test_a_tables_own_id_again_closes_its_older_connection(event, broker,  # noqa: F811
+                                                           credentials):  # noqa: F811
+    """Its own password and id: a board that restarted (or a stolen password) takes its own
+    connection, as MQTT has it; the broker says so, and nobody else is touched."""
+    second, answers = attacker(broker, credentials, "table-3", "layli-table-3")
+    try:
+        assert answers[0] == "Success"
+        wait_for(lambda: event.refusals.counts().get(AGAIN), "the second connection reported")
+        assert [(row["who"], row["what"]) for row in event.refusals.rows()
+                if row["kind"] == AGAIN][0] == ("table-3", "client id layli-table-3")
+        assert event.server.connected and event.disconnects == 0
+        assert event.links["table-1"].connected and event.links["table-2"].connected
+    finally:
+        second.loop_stop()
+        second.disconnect()
