@@ -39,6 +39,7 @@ from controller.sensing import Calibration
 from controller.tournament.audit import Refusals
 from controller.tournament.agent import JOURNAL, join
 from controller.tournament.broker import EmbeddedBroker, Mosquitto
+from controller.tournament.certificates import EventTLS
 from controller.tournament.credentials import Credentials
 from controller.tournament.model import Result
 from controller.tournament.server import TournamentServer, standings_rows
@@ -133,10 +134,11 @@ class SimulatedTable:
     `strength(name)` is a player's search budget in nodes."""
 
     def __init__(self, table_id: str, url: str, password: str, directory: Path,
-                 strength: Callable[[str], int], seed: int = 0) -> None:
+                 strength: Callable[[str], int], seed: int = 0, ca: str | None = None) -> None:
         self.table_id = table_id
         self.url = url
         self.password = password
+        self.ca = ca                    # the event's authority, over an mqtts:// url
         self.directory = directory / table_id
         self.directory.mkdir(parents=True, exist_ok=True)
         self.strength = strength
@@ -165,7 +167,7 @@ class SimulatedTable:
                              calibration_path=kept)
         self.link, self.agent = join(self.runner, self.table_id, self.url, self.password,
                                      self.directory, firmware="simulated",
-                                     reconnect_delay=(0.2, 2.0), resend_every=5.0)
+                                     reconnect_delay=(0.2, 2.0), resend_every=5.0, ca=self.ca)
         self.powered = True
 
     def power_cut(self) -> None:
@@ -234,7 +236,8 @@ class DemoEvent:
                  broker: str = "embedded", system: str = "swiss", speed: float = 0.0,
                  faults: FaultPlan | None = None, seed: int = 1, match_format: str = "game",
                  options: dict[str, Any] | None = None,
-                 on_server: Callable[[TournamentServer], None] | None = None) -> None:
+                 on_server: Callable[[TournamentServer], None] | None = None,
+                 tls: bool = False) -> None:
         if tables < 1:
             raise ValueError("a demo needs at least 1 table, not %d" % tables)
         if rounds < 1:
@@ -256,13 +259,17 @@ class DemoEvent:
         self.credentials = Credentials.generate(EVENT, self.table_ids)
         self.credentials.save(self.directory / "credentials.json")
         self.refusals = Refusals()      # what the broker refused: the server shows them
+        # with `tls`, the tables reach the broker as at a club: over TLS, trusting the event's
+        # own authority (the server's own connection stays plain, on this computer)
+        self.tls = EventTLS(self.directory / "tls") if tls else None
+        if self.tls is not None:
+            self.tls.create(EVENT, ["localhost"])
+        listening = dict(credentials=self.credentials, refusals=self.refusals, tls=self.tls)
         if broker == "mosquitto":
-            self.broker: Mosquitto | EmbeddedBroker = Mosquitto(
-                self.directory / "mosquitto", credentials=self.credentials,
-                refusals=self.refusals)
+            self.broker: Mosquitto | EmbeddedBroker = Mosquitto(self.directory / "mosquitto",
+                                                                **listening)
         else:
-            self.broker = EmbeddedBroker(self.directory / "broker",
-                                         credentials=self.credentials, refusals=self.refusals)
+            self.broker = EmbeddedBroker(self.directory / "broker", **listening)
         self.server: TournamentServer | None = None
         self.tables: list[SimulatedTable] = []
         self._dead: tuple[SimulatedTable, int] | None = None    # a dead board, and its round
@@ -299,9 +306,10 @@ class DemoEvent:
         self.broker.start()
         try:
             server = self.start_server()
-            self.tables = [SimulatedTable(table, self.broker.url,
-                                          self.credentials.password(table), self.directory,
-                                          self.strength, seed=number)
+            url = self.broker.tls_url or self.broker.url
+            ca = self.tls.ca_text() if self.tls is not None else None
+            self.tables = [SimulatedTable(table, url, self.credentials.password(table),
+                                          self.directory, self.strength, seed=number, ca=ca)
                            for number, table in enumerate(self.table_ids, 1)]
             server.pair_next_round()
             self._play(timeout)
@@ -449,7 +457,8 @@ class DemoEvent:
         return "round %d, %d of %d games still playing: %s" % (view + ("; ".join(stuck),))
 
     def summary(self) -> dict[str, Any]:
-        """{"games", "results_recorded", "duplicates", "rejected", "standings", "faults"}."""
+        """{"games", "results_recorded", "duplicates", "rejected", "standings", "faults",
+        "tls"}."""
         store = Store(self.database)
         try:
             games = [row for row in store.games() if row.table is not None]
@@ -461,7 +470,8 @@ class DemoEvent:
         return {"games": len(games),
                 "results_recorded": sum(row.result is not None for row in games),
                 "duplicates": duplicates, "rejected": rejected, "standings": snapshot,
-                "faults": list(self.faults.done) if self.faults is not None else []}
+                "faults": list(self.faults.done) if self.faults is not None else [],
+                "tls": self.tls is not None}
 
 
 def reference_standings(tables: int, rounds: int, *, system: str = "swiss",

@@ -14,7 +14,8 @@ from controller.cli import main
 from controller.tournament.broker import BrokerError, find_mosquitto, free_port
 
 KEYS = {"tables", "seconds", "rate", "broker", "clients", "sent", "per_client", "delay_ms",
-        "target_ms", "target_met", "publish_late_ms", "load", "server_rejected", "wall_seconds"}
+        "target_ms", "target_met", "publish_late_ms", "load", "server_rejected", "flood",
+        "flood_sent", "server_limited", "wall_seconds"}
 
 
 def needs_mosquitto():
@@ -82,6 +83,22 @@ def test_a_short_run_on_the_embedded_broker_accounts_for_every_move():
     assert report.broker == "embedded"
 
 
+@pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
+def test_a_flooding_table_is_dropped_at_the_door_and_the_others_are_measured(broker):
+    if broker == "mosquitto":
+        needs_mosquitto()
+    report = bench(tables=3, seconds=2, rate=2.0, broker=broker, flood=500.0)
+    figures = report.as_json()
+    assert figures["per_client"][0]["lost"] == 0 and report.sent == 12
+    # every flood message reached the server and was dropped unread or rejected
+    assert report.flood_sent >= 900
+    assert report.limited + report.rejected == report.flood_sent
+    assert report.limited > report.rejected
+    assert figures["flood"] == 500.0 and figures["server_limited"] == report.limited
+    assert any(line.startswith("table-flood sent %d bad messages" % report.flood_sent)
+               for line in report.lines())
+
+
 def test_the_command_over_mosquitto_prints_one_json_object(capsys):
     needs_mosquitto()
     assert main(["bench", "tournament", "--tables", "4", "--seconds", "3", "--broker",
@@ -130,6 +147,8 @@ def test_tables_that_cannot_connect_stop_the_run_saying_so(tmp_path):
     (["--clients", "0"], "--clients"),
     (["--broker", "nats"], "--broker"),
     (["--seed", "-1"], "--seed"),
+    (["--flood", "-1"], "--flood"),
+    (["--flood", "lots"], "--flood"),
 ])
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, complaint):
     with pytest.raises(SystemExit) as exit_info:
@@ -154,6 +173,7 @@ def test_mosquitto_asked_for_but_missing_exits_2(capsys, monkeypatch):
     ({"rate": -1.0}, "rate must be"),
     ({"broker": "nats"}, "broker must be"),
     ({"clients": 0}, "clients must be"),
+    ({"flood": -1.0}, "flood must be"),
 ])
 def test_the_function_refuses_arguments_out_of_range(arguments, complaint):
     with pytest.raises(ValueError, match=complaint):

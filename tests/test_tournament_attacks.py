@@ -18,18 +18,22 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.tournament.audit import AGAIN, LOGIN, PUBLISH, SUBSCRIBE, Refusals
-from controller.tournament.broker import Mosquitto
+from controller.tournament import server as server_module
+from controller.tournament.audit import (AGAIN, LIMITED, LOGIN, OVERSIZED, PUBLISH, SUBSCRIBE,
+                                         Refusals)
+from controller.tournament.broker import MAX_PACKET, Mosquitto
+from controller.tournament.messages import MAX_PAYLOAD
 from controller.tournament.credentials import SERVER_CLIENT_ID, Credentials
 from controller.tournament.messages import topic
 from controller.tournament.server import TournamentServer
 from controller.tournament.store import Store
 from controller.tournament.table import TableLink
 from controller.tournament.web import arbiter_state
-from tournament_fixtures import (EVENT, TABLES, broker, credentials,  # noqa: F401
+from tournament_fixtures import (EVENT, TABLES, Listener, broker, credentials,  # noqa: F401
                                  embedded_broker, mosquitto, wait_for)
 
 PLAYERS = ("Ayan", "Hodan", "Warsame", "Faadumo", "Cali", "Deeqa")
+FLOOD = 5000        # the issue's flood: small bad messages from one table
 
 
 class Event:
@@ -229,3 +233,60 @@ def test_a_tables_own_id_again_closes_its_older_connection(event, broker,  # noq
     finally:
         second.loop_stop()
         second.disconnect()
+
+
+def test_an_oversized_message_is_refused_and_never_kept(event, broker,  # noqa: F811
+                                                        credentials):  # noqa: F811
+    """Issue 17: a 10 MB retained payload was kept and sent again at every reconnect."""
+    client, answers = attacker(broker, credentials, "table-3", "layli-table-3")
+    gone: list = []
+    client.on_disconnect = lambda *args: gone.append(args)
+    client.reconnect_delay_set(60, 60)          # no second try within the test
+    try:
+        client.publish(topic("table-3", "result"), b"x" * (MAX_PACKET + 10), qos=1,
+                       retain=True)
+        wait_for(lambda: gone, "the broker to close the connection")
+        wait_for(lambda: event.refusals.counts().get(OVERSIZED), "the refusal reported")
+        (row,) = [row for row in event.refusals.rows() if row["kind"] == OVERSIZED]
+        assert row["who"] == "table-3"
+    finally:
+        client.loop_stop()
+    # nothing of it kept: a newcomer reading everything gets no such result
+    late = Listener.server(broker.url, credentials, topics=(topic("table-3", "result"),))
+    try:
+        time.sleep(0.3)
+        assert all(len(message.payload) < MAX_PACKET for message in late.messages())
+    finally:
+        late.close()
+    assert event.server.connected and event.disconnects == 0
+    # the largest payload a message may have still passes
+    assert len(b"x" * MAX_PAYLOAD) + len(topic("table-3", "result")) + 5 < MAX_PACKET
+
+
+def test_one_tables_flood_is_dropped_at_the_door_and_the_others_go_on(event, broker,  # noqa: F811
+                                                                      credentials):  # noqa: F811
+    """Issue 17: 5,000 small bad messages from one table in a few seconds."""
+    flood = event.links["table-3"]._client
+    before = event.server.counters["received"]
+    infos = [flood.publish(topic("table-3", "move"), b'{"v": 1, "bad": %d}' % number, qos=1)
+             for number in range(FLOOD)]
+    game = event.game_of("table-1")                 # another table plays on meanwhile
+    event.links["table-1"].publish_move(game, 1, 3)
+    wait_for(lambda: event.moves_heard("table-1") == 1, "table-1's move during the flood",
+             timeout=10)
+    for info in infos:
+        info.wait_for_publish(10)
+    # every flood message reached the server (none dropped by the broker), and was either
+    # read and rejected or dropped unread over the limit; the store keeps one row of them
+    wait_for(lambda: event.server.counters["received"] - before >= FLOOD + 1,
+             "every message at the server", timeout=20)
+    counters = event.server.counters
+    assert counters["limited"] + counters["rejected"] == FLOOD
+    assert counters["limited"] >= FLOOD - server_module.MESSAGE_BURST - 20 * 10
+    rows = event.server.store.rejected()
+    assert [(row.table, row.reason, row.count) for row in rows] == [
+        ("table-3", "MessageError", counters["rejected"])]
+    (limited,) = [row for row in event.refusals.rows() if row["kind"] == LIMITED]
+    assert (limited["who"], limited["what"], limited["count"]) == (
+        "table-3", "move", counters["limited"])
+    assert event.server.connected and event.disconnects == 0

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 import signal
+import socket
+import ssl
 import stat
 import subprocess
 import sys
@@ -18,6 +21,7 @@ from controller.cli import main
 from controller.commands.run import read_config
 from controller.errors import UsageError
 from controller.tournament.broker import free_port
+from controller.tournament.certificates import EventTLS
 from controller.tournament.credentials import Credentials
 from controller.tournament.store import Store
 from controller.tournament.table import TableLink
@@ -58,8 +62,15 @@ def test_create_makes_the_event_folder(event):
         (credentials.server_user, None), ("table-1", "layli-table-1"),
         ("table-2", "layli-table-2")]
     table = tomllib.loads((event / "tables" / "table-2.toml").read_text())["tournament"]
-    assert table == {"broker": "mqtt://arbiter.local:1883", "table": "table-2",
-                     "password": credentials.password("table-2")}
+    ca = (event / "tls" / "ca.pem").read_text()
+    assert table == {"broker": "mqtts://arbiter.local:8883", "table": "table-2",
+                     "password": credentials.password("table-2"), "ca": ca}
+    # the event's own authority, and a server certificate naming the broker's host
+    tls = EventTLS(event / "tls")
+    tls.check()
+    assert {"arbiter.local", "localhost", "127.0.0.1"} <= set(tls.names())
+    assert private(event / "tls" / "server.key") and private(event / "tls" / "ca.key")
+    assert "tls_version tlsv1.2" in (event / "mosquitto" / "mosquitto.conf").read_text()
 
 
 def test_the_table_lines_are_what_layli_run_reads(event, tmp_path):
@@ -81,7 +92,13 @@ def test_serve_refuses_arbiters_logins_others_may_read(event, capsys):
 
 
 @pytest.mark.parametrize("lines, words", [
-    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\n', "exactly the keys"),
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\n', "needs the keys"),
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\npassword = "p"\nport = 1\n',
+     "needs the keys"),
+    ('[tournament]\nbroker = "mqtt://x"\ntable = "table-1"\npassword = "p"\nca = "x"\n',
+     "a ca is for an mqtts:// broker"),
+    ('[tournament]\nbroker = "mqtts://x"\ntable = "table-1"\npassword = "p"\nca = "x"\n',
+     "ca is not a certificate in PEM"),
     ('[tournament]\nbroker = "http://x"\ntable = "table-1"\npassword = "p"\n', "mqtt://"),
     ('[tournament]\nbroker = "mqtt://x"\ntable = "Table 1"\npassword = "p"\n',
      "not a table id"),
@@ -121,13 +138,14 @@ def test_serve_runs_the_broker_server_and_pages_until_interrupted(event, tmp_pat
     the tables are told (retained) what they play; Ctrl-C stops everything, even when the
     process was started with SIGINT ignored (as a shell starts a background job: it hung
     there, when the command waited for a KeyboardInterrupt that never came)."""
-    port, mqtt_port = free_port(), free_port()
+    port, mqtt_port, mqtts_port = free_port(), free_port(), free_port()
     # its output goes to a file, not a pipe nobody reads once the pages are up
     output = tmp_path / "serve.log"
     with open(output, "w") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "controller", "tournament", "serve", str(event),
-             "--mqtt-port", str(mqtt_port), "--port", str(port)],
+             "--mqtt-port", str(mqtt_port), "--mqtts-port", str(mqtts_port),
+             "--mqtt-host", "0.0.0.0", "--host", "0.0.0.0", "--port", str(port)],
             stdout=sink, stderr=subprocess.STDOUT, text=True,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
@@ -136,9 +154,18 @@ def test_serve_runs_the_broker_server_and_pages_until_interrupted(event, tmp_pat
             assert process.poll() is None, "serve ended: %s" % output.read_text()
             assert time.monotonic() < deadline, "serve did not start: %s" % output.read_text()
             time.sleep(0.05)
-        assert "the live pages at http://127.0.0.1:%d/" % port in output.read_text()
-        base = "http://127.0.0.1:%d" % port
-        live = json.load(urllib.request.urlopen(base + "/api/live", timeout=10))
+        said = output.read_text()
+        assert "the broker is at mqtts://0.0.0.0:%d for the tables" % mqtts_port in said
+        assert "the live pages at https://%s:%d/" % (socket.gethostname(), port) in said
+        # beyond this computer the pages are HTTPS, their certificate from the event's own
+        # authority; plain HTTP is not answered
+        ca = (event / "tls" / "ca.pem").read_text()
+        context = ssl.create_default_context(cadata=ca)
+        base = "https://127.0.0.1:%d" % port
+        with pytest.raises(OSError):            # refused, or the connection dropped
+            urllib.request.urlopen("http://127.0.0.1:%d/api/live" % port, timeout=10)
+        live = json.load(urllib.request.urlopen(base + "/api/live", timeout=10,
+                                                context=context))
         assert live["event"]["name"] == "Club night" and live["event"]["round"] == 0
         arbiter, password = next(iter(json.loads((event / "arbiters.json").read_text())
                                       .items()))
@@ -146,12 +173,13 @@ def test_serve_runs_the_broker_server_and_pages_until_interrupted(event, tmp_pat
         request = urllib.request.Request(
             base + "/arbiter/pair", data=b'{"round": 1}', method="POST",
             headers={"Content-Type": "application/json", "Authorization": "Basic " + token})
-        state = json.load(urllib.request.urlopen(request, timeout=10))
+        state = json.load(urllib.request.urlopen(request, timeout=10, context=context))
         assert [game["table"] for game in state["games"] if not game["bye"]] == [
             "table-1", "table-2"]
-        credentials = Credentials.load(event / "credentials.json")
-        link = TableLink("table-2", "mqtt://127.0.0.1:%d" % mqtt_port, "table-2",
-                         credentials.password("table-2"), event / "t2")
+        # the table connects as its config lines say: over TLS, trusting the event's authority
+        lines = tomllib.loads((event / "tables" / "table-2.toml").read_text())["tournament"]
+        link = TableLink("table-2", "mqtts://127.0.0.1:%d" % mqtts_port, "table-2",
+                         lines["password"], event / "t2", ca=lines["ca"])
         try:
             deadline = time.monotonic() + 10
             while link.assignment is None and time.monotonic() < deadline:
@@ -234,3 +262,11 @@ def test_serve_names_a_damaged_event_and_the_way_forward(event, capsys):
     assert main(["tournament", "serve", str(event)]) == 2
     err = capsys.readouterr().err
     assert "There is no backup" in err and ".recover" in err
+
+
+def test_serve_speaks_only_tls_beyond_this_computer(event, capsys):
+    shutil.rmtree(event / "tls")                # an event without its certificates
+    for option in ("--mqtt-host", "--host"):
+        assert main(["tournament", "serve", str(event), option, "0.0.0.0"]) == 2
+        err = capsys.readouterr().err
+        assert "%s 0.0.0.0: beyond this computer the event speaks only TLS" % option in err

@@ -79,7 +79,8 @@ def test_a_round_robin_event(tmp_path):
 
 @needs_mosquitto
 def test_an_event_over_mosquitto_with_every_fault(tmp_path):
-    """The tournament issue's acceptance run, a quarter of its size: in round 1 a table drops
+    """The tournament issue's acceptance run, a quarter of its size, the tables over TLS
+    (issue 17) as at a club: in round 1 a table drops
     off mid-game and returns, and a board dies mid-game and its game moves to a spare table;
     in round 2 the broker restarts and then the server, mid-round. Every result is recorded
     exactly once and the standings are those of a run without faults (worked out straight on
@@ -90,8 +91,9 @@ def test_an_event_over_mosquitto_with_every_fault(tmp_path):
     plan = FaultPlan(table_off_round=1, table_dies_round=1, broker_restart_round=2,
                      server_restart_round=2)
     summary = DemoEvent(tmp_path, tables=8, rounds=2, broker="mosquitto",
-                        faults=plan).run(timeout=1200)
+                        faults=plan, tls=True).run(timeout=1200)
     check_event(summary, 8, 2, database=tmp_path / "event.sqlite")
+    assert summary["tls"]
     faults = summary["faults"]
     assert faults[:3] == ["table off", "table dies", "game moved to table-9"], faults
     assert sorted(fault.split()[-1] for fault in faults[3:5]) == ["back", "mended"], faults

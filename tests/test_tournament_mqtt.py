@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament import messages
-from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
+from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto, find_mosquitto
+from controller.tournament.certificates import EventTLS
 from controller.tournament.credentials import (SERVER_USER, Credentials,
                                                CredentialsError, mosquitto_hash)
 from controller.tournament.messages import MessageError, topic, validate
@@ -328,6 +329,50 @@ def test_dynamic_security_file_and_the_same_rules_in_python(tmp_path):
 
 
 # -- the brokers ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["mosquitto", "embedded"])
+def test_tables_reach_the_broker_over_tls_trusting_the_events_authority_only(
+        tmp_path, credentials, kind):
+    if kind == "mosquitto":
+        try:
+            find_mosquitto()
+        except BrokerError as error:
+            pytest.skip(str(error))
+    tls = EventTLS(tmp_path / "tls")
+    tls.create(EVENT, ["arbiter.local"])
+    other = EventTLS(tmp_path / "another")      # another event's authority
+    other.create("another event", ["arbiter.local"])
+    make = Mosquitto if kind == "mosquitto" else EmbeddedBroker
+    broker = make(tmp_path / kind, credentials=credentials, tls=tls)
+    broker.start()
+    links = []
+    try:
+        assert broker.tls_url == "mqtts://127.0.0.1:%d" % broker.tls_port
+        server = Listener.server(broker.url, credentials)        # plain, on this computer
+        good = TableLink("table-1", broker.tls_url, "table-1", credentials.password("table-1"),
+                         tmp_path / "t1", ca=tls.ca_text(), reconnect_delay=(0.05, 0.5))
+        links.append(good)
+        server.wait_for(topic("table-1", "presence"))
+        # a table trusting another authority does not get in: the server is not its event's
+        fooled = TableLink("table-2", broker.tls_url, "table-2",
+                           credentials.password("table-2"), tmp_path / "t2",
+                           ca=other.ca_text(), reconnect_delay=(0.05, 0.5))
+        links.append(fooled)
+        # plain MQTT on the TLS port gets nowhere either
+        plain = TableLink("table-3", "mqtt://127.0.0.1:%d" % broker.tls_port, "table-3",
+                          credentials.password("table-3"), tmp_path / "t3",
+                          reconnect_delay=(0.05, 0.5))
+        links.append(plain)
+        time.sleep(1.0)
+        assert good.connected and not fooled.connected and not plain.connected
+        assert not server.messages(topic("table-2", "presence"))
+        assert not server.messages(topic("table-3", "presence"))
+        server.close()
+    finally:
+        for link in links:
+            link.close(timeout=1)
+        broker.stop()
+
 
 def test_mosquitto_starts_stops_and_restarts_on_its_port(mosquitto, credentials):
     port, config = mosquitto.port, mosquitto.config_path.read_text()

@@ -597,6 +597,40 @@ def test_a_retired_table_is_paired_no_more_until_it_returns():
                     {1: "table-3", 2: "table-2"})
     assert store.game("Club night/r2/b1").table == "table-3"
 
+def as_version_3_kept_rejected(db: sqlite3.Connection) -> None:
+    """The rejected messages as versions 1 to 3 kept them: a row a message."""
+    db.execute("DROP TABLE rejections")
+    db.execute("CREATE TABLE rejected (id INTEGER PRIMARY KEY, at REAL NOT NULL, "
+               "topic TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, "
+               "payload TEXT NOT NULL)")
+    db.execute("CREATE INDEX rejected_by_reason ON rejected (reason)")
+
+
+def test_a_version_3_file_has_its_rejected_messages_summed_when_opened(tmp_path):
+    path = str(tmp_path / "event.db")
+    started(path).close()
+    db = sqlite3.connect(path)
+    as_version_3_kept_rejected(db)
+    for at, topic, reason, detail in (
+            (1.0, "layli/table/table-2/move", "MessageError", "the first"),
+            (2.0, "layli/table/table-2/state", "MessageError", "the latest"),
+            (3.0, "layli/table/table-1/result", "conflict", "one"),
+            (4.0, "elsewhere", "MessageError", "not ours")):
+        db.execute("INSERT INTO rejected (at, topic, reason, detail, payload) VALUES "
+                   "(?, ?, ?, ?, '{}')", (at, topic, reason, detail))
+    db.execute("UPDATE layli_schema SET version = 3")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.rejected_counts() == {"MessageError": 3, "conflict": 1}
+    rows = {(row.table, row.reason): row for row in store.rejected()}
+    summed = rows[("table-2", "MessageError")]
+    assert (summed.count, summed.first_at, summed.at, summed.detail, summed.topic) == (
+        2, 1.0, 2.0, "the latest", "layli/table/table-2/state")
+    assert rows[("", "MessageError")].count == 1 and rows[("table-1", "conflict")].count == 1
+    store.close()
+
+
 def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     path = str(tmp_path / "event.db")
     started(path).close()
@@ -606,8 +640,9 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     db.execute("DROP TABLE relocations")
     db.execute("DROP TABLE moves")
     db.execute("DROP TABLE retired")
-    db.execute("DROP TRIGGER held_are_kept")        # nor version 2's held results
+    db.execute("DROP TRIGGER held_are_kept")        # nor version 3's held results
     db.execute("DROP TABLE held")
+    as_version_3_kept_rejected(db)
     db.execute("UPDATE layli_schema SET version = 1")
     db.commit()
     db.close()
@@ -625,9 +660,10 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
 def test_rejected_messages_are_kept_and_counted_by_reason():
     store = Store(":memory:", clock=Clock())
     store.log_rejected("layli/table/table-1/result", "forged", '{"table": "table-2"}',
-                       detail="the table field says table-2")
-    store.log_rejected("layli/table/table-1/move", "malformed", b"\xff{not json" + b"x" * 5000)
-    store.log_rejected("layli/table/table-3/move", "malformed", "")
+                       detail="the table field says table-2", table="table-1")
+    store.log_rejected("layli/table/table-1/move", "malformed", b"\xff{not json" + b"x" * 5000,
+                       table="table-1")
+    store.log_rejected("layli/table/table-3/move", "malformed", "", table="table-3")
     assert store.rejected_counts() == {"forged": 1, "malformed": 2}
     latest = store.rejected(limit=2)
     assert [(r.topic, r.reason) for r in latest] == [
@@ -635,6 +671,23 @@ def test_rejected_messages_are_kept_and_counted_by_reason():
     assert latest[1].payload.startswith("\ufffd{not json") and len(latest[1].payload) == 1000
     assert store.rejected()[2].detail == "the table field says table-2"
     assert store.counts()["rejected"] == 3
+
+
+def test_a_flood_of_rejected_messages_is_one_row_a_table_and_reason():
+    """Issue 17: 5,035 rows from one table's flood; now one, with its count."""
+    clock = Clock()
+    store = Store(":memory:", clock=clock)
+    for number in range(5000):
+        store.log_rejected("layli/table/table-2/move", "MessageError", b"{%d}" % number,
+                           detail="bad %d" % number, table="table-2")
+    store.log_rejected("layli/table/table-1/move", "MessageError", b"{}", table="table-1")
+    rows = store.rejected()
+    assert [(row.table, row.count) for row in rows] == [("table-1", 1), ("table-2", 5000)]
+    flood = rows[1]
+    assert (flood.detail, flood.payload) == ("bad 4999", "{4999}")
+    assert flood.first_at < flood.at
+    assert store.rejected_counts() == {"MessageError": 5001}
+    assert store._db.execute("SELECT COUNT(*) FROM rejections").fetchone()[0] == 2
     refused("a rejected message's reason must not be empty", store.log_rejected, "t", "", "")
     refused("a rejected message's payload must be text, not 5", store.log_rejected, "t", "x", 5)
 

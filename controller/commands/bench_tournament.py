@@ -17,6 +17,11 @@ The benchmark builds an event the way `layli tournament serve` runs one, and pla
   spread evenly over that period, not all at once), `publish_move` then `publish_state`,
   and a new game when one ends.
 
+With `flood`, one more table (``table-flood``, with its own password and no game) sends that
+many small bad messages a second on its own topics for the whole run, as a player with that
+table's password could (issue 17): the server drops them at its door over the table's rate
+limit, and the figures are the other tables' delays all the same.
+
 A move's payload says when it was published (its "at", `time.time()` on the table). For
 every "table" message a client receives whose last move is one it has not seen, the delay
 is the time it arrived less that "at". A move a client never saw is *coalesced* when the
@@ -24,7 +29,7 @@ client saw a later move of the same table (the server's feed keeps only the late
 each table, so two moves of one table within one send show only the second), *lost* when
 it did not.
 
-    report = bench(tables=64, seconds=60, rate=1.0, broker="mosquitto", clients=1)
+    report = bench(tables=64, seconds=60, rate=1.0, broker="mosquitto", clients=1, flood=0)
     report.delay_ms()        # {"p50": ..., "p90": ..., "p99": ..., "max": ...}
     report.target_met        # p99 under TARGET_MS
 
@@ -55,16 +60,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from websockets.asyncio.client import connect
 
 from controller.commands.common import ranged
 from controller.errors import UsageError
 from controller.rules import Game
 from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto, find_mosquitto
-from controller.tournament.credentials import Credentials
+from controller.tournament.credentials import TABLE_CLIENT_PREFIX, Credentials
+from controller.tournament.messages import topic
 from controller.tournament.server import TournamentServer
 from controller.tournament.store import Store
-from controller.tournament.table import TableLink
+from controller.tournament.table import TableLink, broker_address
 from controller.tournament.web import create_app
 from controller.web.server import start_in_thread
 
@@ -76,6 +84,7 @@ EVENT = "bench"
 VARIANT = "layli-goobalay"
 CONNECT_SECONDS = 60.0      # for every table to connect and get its game; for the clients
 DRAIN_SECONDS = 10.0        # after the last move, for the clients to see every table's last
+FLOOD_TABLE = "table-flood"
 
 
 class BenchError(RuntimeError):
@@ -172,6 +181,9 @@ class Report:
     rejected: int
     wall_seconds: float
     cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
+    flood: float = 0.0          # bad messages a second asked of the flooding table
+    flood_sent: int = 0         # ... and sent
+    limited: int = 0            # messages the server dropped over a table's rate limit
 
     def delay_ms(self) -> dict[str, float] | None:
         """The delay's p50, p90, p99 and max in ms, over every client (None: nothing seen)."""
@@ -191,7 +203,9 @@ class Report:
                 "target_met": self.target_met, "publish_late_ms": spread(self.late_ms),
                 "load": {"start": [round(x, 2) for x in self.load_start],
                          "end": [round(x, 2) for x in self.load_end], "cpus": self.cpus},
-                "server_rejected": self.rejected, "wall_seconds": round(self.wall_seconds, 1)}
+                "server_rejected": self.rejected, "flood": self.flood,
+                "flood_sent": self.flood_sent, "server_limited": self.limited,
+                "wall_seconds": round(self.wall_seconds, 1)}
 
     def lines(self) -> list[str]:
         late = spread(self.late_ms)
@@ -213,7 +227,12 @@ class Report:
         lines.append("load average (1, 5, 15 min) on %d CPUs: %s at the start, %s at the end"
                      % (self.cpus, ", ".join("%.2f" % x for x in self.load_start),
                         ", ".join("%.2f" % x for x in self.load_end)))
-        if self.rejected:
+        if self.flood:
+            lines.append("%s sent %d bad messages (%g a second asked): the server dropped %d "
+                         "unread over its rate limit and rejected %d" % (
+                             FLOOD_TABLE, self.flood_sent, self.flood, self.limited,
+                             self.rejected))
+        elif self.rejected:
             lines.append("the server rejected %d messages (see its log)" % self.rejected)
         lines.append("%.1f s in all" % self.wall_seconds)
         return lines
@@ -279,6 +298,48 @@ class _Table:
         key = MoveKey(self.id, self.game_id, self.game.ply, self.clock.last)
         self.link.publish_state(board_state(self.game_id, self.game, self.players))
         return key
+
+
+class Flooder:
+    """One table's password used to flood: `rate` small bad messages a second on its own
+    move topic (QoS 1, as a table's), in a thread, for `seconds`; `sent` counts them."""
+
+    def __init__(self, url: str, table_id: str, password: str, rate: float) -> None:
+        host, port, _tls = broker_address(url)
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=TABLE_CLIENT_PREFIX + table_id,
+                                  protocol=mqtt.MQTTv311)
+        self.client.username_pw_set(table_id, password)
+        self.client.max_queued_messages_set(0)
+        self.client.connect(host, port)
+        self.client.loop_start()
+        self.topic = topic(table_id, "move")
+        self.rate = rate
+        self.sent = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self, seconds: float) -> None:
+        self._thread = threading.Thread(target=self._flood, args=(seconds,), daemon=True,
+                                        name="bench-flooder")
+        self._thread.start()
+
+    def _flood(self, seconds: float) -> None:
+        start = time.monotonic()
+        while True:
+            elapsed = time.monotonic() - start
+            if elapsed >= seconds:
+                return
+            due = int(elapsed * self.rate) + 1          # sent by now, on schedule
+            while self.sent < due:
+                self.client.publish(self.topic, b'{"v": 1, "flood": %d}' % self.sent, qos=1)
+                self.sent += 1
+            time.sleep(0.005)
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+        self.client.disconnect()
+        self.client.loop_stop()
 
 
 class TableFleet:
@@ -362,8 +423,14 @@ def tables_main() -> None:
         reply(ready=True)
         if sys.stdin.readline().strip() != "go":
             return
+        flood = spec.get("flood")
+        if flood:
+            flooder = Flooder(spec["url"], flood["table"], flood["password"], flood["rate"])
+            flooder.start(spec["seconds"])
         sent, late = fleet.play(spec["seconds"], spec["rate"])
-        reply(done=[sent, late])
+        if flood:
+            flooder.close()
+        reply(done=[sent, late, flooder.sent if flood else 0])
     except Exception as error:          # reported to the benchmark, which says so and stops
         log.debug("the tables failed", exc_info=True)
         reply(error=str(error) or type(error).__name__)
@@ -531,7 +598,7 @@ def default_broker() -> str:
 
 
 def check_arguments(tables: int, seconds: float, rate: float, broker: str | None,
-                    clients: int) -> None:
+                    clients: int, flood: float = 0.0) -> None:
     """ValueError naming the first argument out of its range."""
     if type(tables) is not int or not 1 <= tables <= 1000:
         raise ValueError("tables must be a whole number from 1 to 1000, not %r" % (tables,))
@@ -544,6 +611,8 @@ def check_arguments(tables: int, seconds: float, rate: float, broker: str | None
         raise ValueError("broker must be one of %s, not %r" % (", ".join(BROKERS), broker))
     if type(clients) is not int or not 1 <= clients <= 100:
         raise ValueError("clients must be a whole number from 1 to 100, not %r" % (clients,))
+    if not 0 <= flood <= 100000:
+        raise ValueError("flood must be from 0 to 100000 messages a second, not %r" % (flood,))
 
 
 def event_store(path: Path, table_ids: list[str]) -> Store:
@@ -559,18 +628,21 @@ def event_store(path: Path, table_ids: list[str]) -> Store:
 
 
 def bench(tables: int = 64, seconds: float = 30.0, rate: float = 1.0,
-          broker: str | None = None, clients: int = 1, seed: int = 1) -> Report:
+          broker: str | None = None, clients: int = 1, seed: int = 1,
+          flood: float = 0.0) -> Report:
     """Run the benchmark (see the module's text) and return its figures. `broker` None:
-    Mosquitto when installed, else the embedded one. ValueError for an argument out of range;
-    BenchError when the run could not be made."""
-    check_arguments(tables, seconds, rate, broker, clients)
+    Mosquitto when installed, else the embedded one; `flood`: bad messages a second from one
+    more table. ValueError for an argument out of range; BenchError when the run could not be
+    made."""
+    check_arguments(tables, seconds, rate, broker, clients, flood)
     broker = broker or default_broker()
     began = time.monotonic()
     directory = Path(tempfile.mkdtemp(prefix="layli-bench-tournament-"))
     with ExitStack() as stack:
         stack.callback(shutil.rmtree, directory, True)
         table_ids = ["table-%d" % number for number in range(1, tables + 1)]
-        credentials = Credentials.generate(EVENT, table_ids)
+        flooding = [FLOOD_TABLE] if flood else []
+        credentials = Credentials.generate(EVENT, table_ids + flooding)
         if broker == "mosquitto":
             mqtt_broker: Mosquitto | EmbeddedBroker = Mosquitto(
                 directory / "mosquitto", credentials=credentials)
@@ -580,6 +652,8 @@ def bench(tables: int = 64, seconds: float = 30.0, rate: float = 1.0,
         stack.callback(mqtt_broker.stop)
 
         store = event_store(directory / "event.sqlite", table_ids)
+        for table in flooding:              # one table more than games: it has none
+            store.add_table(table)
         stack.callback(store.close)
         server = TournamentServer(store, mqtt_broker.url, credentials.server_user,
                                   credentials.server_password)
@@ -599,7 +673,10 @@ def bench(tables: int = 64, seconds: float = 30.0, rate: float = 1.0,
                   CONNECT_SECONDS)
 
         fleet = TablesProcess({
-            "url": mqtt_broker.url, "passwords": dict(credentials.tables),
+            "url": mqtt_broker.url,
+            "passwords": {table: credentials.password(table) for table in table_ids},
+            "flood": {"table": FLOOD_TABLE, "password": credentials.password(FLOOD_TABLE),
+                      "rate": flood} if flood else None,
             "directory": str(directory / "tables"), "seed": seed, "seconds": seconds,
             "rate": rate, "log_level": logging.getLogger().getEffectiveLevel()})
         stack.callback(fleet.stop)
@@ -610,7 +687,7 @@ def bench(tables: int = 64, seconds: float = 30.0, rate: float = 1.0,
 
         load_start = os.getloadavg()
         fleet.go()
-        sent_tuples, late = fleet.expect("done", seconds + 60.0)
+        sent_tuples, late, flood_sent = fleet.expect("done", seconds + 60.0)
         load_end = os.getloadavg()
         sent = [MoveKey(*item) for item in sent_tuples]
         last = {key.table: key for key in sent}
@@ -622,9 +699,15 @@ def bench(tables: int = 64, seconds: float = 30.0, rate: float = 1.0,
                       for seen, messages in zip(seen_copies, live.messages)]
         delays = [(arrived - key.at) * 1000 for seen in seen_copies
                   for key, arrived in seen.items()]
-        rejected = server.counters["rejected"]
+        if flood:                           # the flood's last messages, on their way
+            deadline = time.monotonic() + DRAIN_SECONDS
+            while time.monotonic() < deadline and (
+                    server.counters["limited"] + server.counters["rejected"] < flood_sent):
+                time.sleep(0.05)
+        rejected, limited = server.counters["rejected"], server.counters["limited"]
     return Report(tables, seconds, rate, broker, clients, len(sent), per_client, delays, late,
-                  load_start, load_end, rejected, time.monotonic() - began)
+                  load_start, load_end, rejected, time.monotonic() - began, flood=flood,
+                  flood_sent=flood_sent, limited=limited)
 
 
 # --- the command ----------------------------------------------------------------------------
@@ -640,6 +723,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="mosquitto (the default when installed) or embedded")
     parser.add_argument("--clients", type=ranged(int, 1, 100), default=1,
                         help="live-page WebSocket clients (default 1)")
+    parser.add_argument("--flood", type=ranged(float, 0, 100000), default=0.0,
+                        help="bad messages a second from one more table with its own password "
+                             "(default 0: none)")
     parser.add_argument("--seed", type=ranged(int, 0, 2 ** 31 - 1), default=1,
                         help="seeds the tables' random moves (default 1)")
     parser.add_argument("--json", action="store_true",
@@ -663,9 +749,12 @@ def run(args: argparse.Namespace) -> int:
         print("layli bench tournament: %d tables x %g move%s/s for %g s, %s broker, %d live-page "
               "client%s" % (args.tables, args.rate, "" if args.rate == 1 else "s", args.seconds,
                             "Mosquitto" if broker == "mosquitto" else "the embedded",
-                            args.clients, "" if args.clients == 1 else "s"), flush=True)
+                            args.clients, "" if args.clients == 1 else "s")
+              + (", one table flooding %g messages/s" % args.flood if args.flood else ""),
+              flush=True)
     try:
-        report = bench(args.tables, args.seconds, args.rate, broker, args.clients, args.seed)
+        report = bench(args.tables, args.seconds, args.rate, broker, args.clients, args.seed,
+                       args.flood)
     except (BenchError, BrokerError, TimeoutError) as error:     # a part that would not run
         sys.stdout.flush()
         print("layli: bench tournament failed: %s" % error, file=sys.stderr)

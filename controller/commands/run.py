@@ -48,6 +48,7 @@ from controller.rules import VARIANTS, Rules
 CONFIG_KEYS = {"profile": str, "port": str, "variant": str, "state": str, "log_level": str,
                "options": dict, "players": list, "tournament": dict}
 TOURNAMENT_KEYS = ("broker", "table", "password")   # `layli tournament create` writes them
+TOURNAMENT_OPTIONAL = ("ca",)           # ... and with an mqtts:// broker, the event's authority
 LOG_LEVELS = ("debug", "info", "warning", "error")
 DEFAULT_STATE = "~/.local/state/layli"
 DEFAULT_PLAYERS = ("South", "North")
@@ -121,21 +122,36 @@ def read_config(path: str) -> dict[str, Any]:
 
 
 def check_tournament(table: dict, where: str) -> None:
-    """A config's [tournament] table: the broker's mqtt:// address, the table id and its
-    password, as `layli tournament create` wrote them; UsageError naming what is wrong."""
+    """A config's [tournament] table: the broker's mqtt:// or mqtts:// address, the table id
+    and its password, and with mqtts:// the event's certificate authority (``ca``, PEM), as
+    `layli tournament create` wrote them; UsageError naming what is wrong."""
+    import ssl
+
     from controller.tournament.messages import is_table_id
     from controller.tournament.table import broker_address
 
-    if sorted(table) != sorted(TOURNAMENT_KEYS):
-        raise UsageError("%s needs exactly the keys %s, not %s" % (
-            where, ", ".join(TOURNAMENT_KEYS), ", ".join(sorted(table)) or "none"))
-    for key in TOURNAMENT_KEYS:
-        if not isinstance(table[key], str) or not table[key]:
+    missing = [key for key in TOURNAMENT_KEYS if key not in table]
+    unknown = [key for key in table if key not in TOURNAMENT_KEYS + TOURNAMENT_OPTIONAL]
+    if missing or unknown:
+        raise UsageError("%s needs the keys %s (and %s with an mqtts:// broker), not %s" % (
+            where, ", ".join(TOURNAMENT_KEYS), ", ".join(TOURNAMENT_OPTIONAL),
+            ", ".join(sorted(table)) or "none"))
+    for key in TOURNAMENT_KEYS + TOURNAMENT_OPTIONAL:
+        if key in table and (not isinstance(table[key], str) or not table[key]):
             raise UsageError("%s: %s must be a text, not %r" % (where, key, table[key]))
     try:
-        broker_address(table["broker"])
+        tls = broker_address(table["broker"])[2]
     except ValueError as error:
         raise UsageError("%s: %s" % (where, error))
+    if "ca" in table:
+        if not tls:
+            raise UsageError("%s: a ca is for an mqtts:// broker, not %s" % (
+                where, table["broker"]))
+        try:
+            ssl.create_default_context(cadata=table["ca"])
+        except (ssl.SSLError, ValueError) as error:
+            raise UsageError("%s: ca is not a certificate in PEM, as `layli tournament "
+                             "create` writes it (%s)" % (where, error))
     if not is_table_id(table["table"]):
         raise UsageError("%s: table %r is not a table id (a-z, 0-9 and -, at most 32)" % (
             where, table["table"]))
@@ -151,7 +167,7 @@ def tournament_table(config: dict, runner, state: Path):
     from controller.tournament.agent import join
 
     link, agent = join(runner, table["table"], table["broker"], table["password"], state,
-                       firmware=__version__)
+                       firmware=__version__, ca=table.get("ca"))
     logging.getLogger("layli").info("tournament table %s, broker %s", table["table"],
                                     table["broker"])
     return link, agent

@@ -43,6 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", choices=("embedded", "mosquitto"), default="embedded",
                         help="the embedded broker (default: needs nothing installed) or a "
                              "Mosquitto the demo starts")
+    parser.add_argument("--tls", action="store_true",
+                        help="the tables reach the broker over TLS, trusting the event's own "
+                             "certificate authority, as at a club")
     parser.add_argument("--faults", action="store_true",
                         help="a board dies and its game moves to a spare table (round 1), "
                              "cut a table's power (round 2), restart the broker (round 3) and "
@@ -90,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                           system=args.system, speed=speed, match_format=args.format,
                           options=options,
                           faults=FaultPlan(table_dies_round=1) if args.faults else None,
-                          on_server=pages.serve if pages else None)
+                          on_server=pages.serve if pages else None, tls=args.tls)
         start = time.monotonic()
         try:
             summary = event.run(timeout=args.timeout)

@@ -37,7 +37,9 @@ from controller.commands.common import parse_options, ranged, until_stopped
 from controller.errors import UsageError
 
 ARBITERS_FILE = "arbiters.json"
-MQTT_PORT = 1883
+MQTT_PORT = 1883           # plain MQTT: on this computer only (the server's own connection)
+MQTTS_PORT = 8883          # MQTT over TLS: the tables, across the club's network
+TLS_FOLDER = "tls"         # the event's certificate authority and server certificate
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -74,10 +76,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             help="embedded (default), mosquitto (started from the folder's "
                                  "config), or mqtt://host:port of a running broker")
         parser.add_argument("--mqtt-host", default="127.0.0.1",
-                            help="where the started broker listens (0.0.0.0: every network)")
-        parser.add_argument("--mqtt-port", type=ranged(int, 1, 65535), default=MQTT_PORT)
+                            help="where the started broker listens to the tables, over TLS "
+                                 "(0.0.0.0: every network)")
+        parser.add_argument("--mqtt-port", type=ranged(int, 1, 65535), default=MQTT_PORT,
+                            help="plain MQTT, on this computer only (default %d)" % MQTT_PORT)
+        parser.add_argument("--mqtts-port", type=ranged(int, 1, 65535), default=MQTTS_PORT,
+                            help="MQTT over TLS, for the tables (default %d)" % MQTTS_PORT)
         parser.add_argument("--host", default="127.0.0.1",
-                            help="where the pages listen (0.0.0.0: every network)")
+                            help="where the pages listen (0.0.0.0: every network, over HTTPS)")
         parser.add_argument("--port", type=ranged(int, 0, 65535), default=8080)
         parser.add_argument("--auto-pair", action="store_true",
                             help="pair the next round as soon as a round's results are in")
@@ -106,6 +112,20 @@ def _event_store(folder: Path):
         raise UsageError("%s\n%s" % (error, way_forward(folder)))
     except StoreError as error:
         raise UsageError(str(error))
+
+
+LOOPBACK = "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this computer only (127.x, ::1, localhost)."""
+    import ipaddress
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def keep_alive(broker) -> bool:
@@ -203,8 +223,20 @@ def read_players(path: Path) -> list[tuple[str, int | None, str]]:
     return players
 
 
+def table_lines(broker: str, table: str, password: str, ca: str | None) -> str:
+    """The [tournament] lines of one table's layli.toml: its broker, id and password, and the
+    event's certificate authority its broker's certificate must come from."""
+    text = ("# add to this table's layli.toml (docs/layli.toml)\n[tournament]\n"
+            "broker = \"%s\"\ntable = \"%s\"\npassword = \"%s\"\n" % (broker, table, password))
+    if ca:
+        text += "# the event's own certificate authority: the broker must show its certificate\n"
+        text += 'ca = """\n%s"""\n' % ca
+    return text
+
+
 def create(args: argparse.Namespace) -> int:
     from controller.tournament.broker import BrokerError, Mosquitto
+    from controller.tournament.certificates import EventTLS
     from controller.tournament.credentials import Credentials, CredentialsError, write_private
     from controller.tournament.rows import StoreError
     from controller.tournament.store import Store
@@ -236,17 +268,18 @@ def create(args: argparse.Namespace) -> int:
     arbiter_password = secrets.token_urlsafe(12)
     write_private(folder / ARBITERS_FILE, (json.dumps({args.arbiter: arbiter_password},
                                                       indent=2) + "\n").encode("utf-8"))
+    tls = EventTLS(folder / TLS_FOLDER)
+    tls.create(args.name, [args.broker_host])
     try:
         Mosquitto(folder / "mosquitto", port=MQTT_PORT, credentials=credentials,
-                  host="0.0.0.0").write_config()
+                  tls=tls, tls_host="0.0.0.0", tls_port=MQTTS_PORT).write_config()
     except BrokerError as error:        # serve writes it at each start; only a convenience
         print("the Mosquitto configuration is not written (%s)" % error)
     (folder / "tables").mkdir(exist_ok=True)
     for table in tables:
-        write_private(folder / "tables" / ("%s.toml" % table), (
-            "# add to this table's layli.toml (docs/layli.toml)\n[tournament]\n"
-            "broker = \"mqtt://%s:%d\"\ntable = \"%s\"\npassword = \"%s\"\n" % (
-                args.broker_host, MQTT_PORT, table, credentials.password(table))).encode())
+        write_private(folder / "tables" / ("%s.toml" % table), table_lines(
+            "mqtts://%s:%d" % (args.broker_host, MQTTS_PORT), table,
+            credentials.password(table), tls.ca_text()).encode("utf-8"))
     print("event %r in %s: %d players, %d tables, %d rounds (%s)" % (
         args.name, folder, len(players), len(tables), args.rounds, args.system))
     print("arbiter login: %s / %s (kept in %s)" % (args.arbiter, arbiter_password,
@@ -258,6 +291,7 @@ def create(args: argparse.Namespace) -> int:
 def serve(args: argparse.Namespace) -> int:
     from controller.tournament.audit import Refusals
     from controller.tournament.broker import BrokerError, EmbeddedBroker, Mosquitto
+    from controller.tournament.certificates import EventTLS, TLSError
     from controller.tournament.credentials import Credentials, CredentialsError, read_private
     from controller.tournament.server import TournamentServer
     from controller.tournament.rows import StoreError
@@ -275,14 +309,30 @@ def serve(args: argparse.Namespace) -> int:
         arbiters = json.loads(read_private(folder / ARBITERS_FILE, "the arbiters' logins"))
     except (CredentialsError, OSError, ValueError) as error:
         raise UsageError(str(error))
+    tls = EventTLS(folder / TLS_FOLDER)
+    if not tls.exists:
+        tls = None
+    # plain MQTT and HTTP on this computer only: beyond it, TLS with the event's certificate
+    for option, host in (("--mqtt-host", args.mqtt_host), ("--host", args.host)):
+        if not is_loopback(host) and tls is None:
+            raise UsageError("%s %s: beyond this computer the event speaks only TLS, and %s "
+                             "has no certificates (%s/): an event made by `layli tournament "
+                             "create` has them" % (option, host, folder, TLS_FOLDER))
+    if tls is not None:
+        try:
+            tls.check()
+        except TLSError as error:
+            raise UsageError(str(error))
     broker = None
     refusals = Refusals()           # what the broker refuses, for the log and the arbiter
+    listening = dict(refusals=refusals, tls=tls, tls_host=args.mqtt_host,
+                     tls_port=args.mqtts_port)
     if args.broker == "embedded":
-        broker = EmbeddedBroker(folder / "broker", args.mqtt_port, credentials, args.mqtt_host,
-                                refusals=refusals)
+        broker = EmbeddedBroker(folder / "broker", args.mqtt_port, credentials, LOOPBACK,
+                                **listening)
     elif args.broker == "mosquitto":
-        broker = Mosquitto(folder / "mosquitto", args.mqtt_port, credentials, args.mqtt_host,
-                           refusals=refusals)
+        broker = Mosquitto(folder / "mosquitto", args.mqtt_port, credentials, LOOPBACK,
+                           **listening)
     elif not args.broker.startswith(("mqtt://", "mqtts://")):
         raise UsageError("--broker %s: embedded, mosquitto or mqtt://host:port" % args.broker)
     try:
@@ -295,12 +345,15 @@ def serve(args: argparse.Namespace) -> int:
                                   refusals=refusals)
         server.start()
         try:
-            page, instance, thread = start_in_thread(create_app(server, arbiters), args.port,
-                                                     args.host)
+            page, instance, thread = start_in_thread(
+                create_app(server, arbiters), args.port, args.host,
+                tls=None if is_loopback(args.host) or tls is None else (
+                    str(tls.cert_path), str(tls.key_path)))
         except PortTaken as error:
             raise UsageError(str(error))
-        print("the broker is at %s; the live pages at %s (arbiter: %sarbiter)" % (
-            url, page, page), flush=True)
+        tables = broker.tls_url if broker is not None and broker.tls_url else url
+        print("the broker is at %s for the tables; the live pages at %s (arbiter: %sarbiter)"
+              % (tables, page, page), flush=True)
         logging.getLogger(__name__).info("stopping (%s)", until_stopped(
             lambda: keep_alive(broker)))
         instance.should_exit = True

@@ -1,4 +1,6 @@
-"""What the event's broker refused, kept for the arbiter: logins, publishes, subscriptions.
+"""What is turned away at the door, kept for the arbiter: what the event's broker refused
+(logins, publishes, subscriptions, oversized packets), and a table's messages over the
+server's rate limit (`RateLimit`).
 
 A broker drops what its access rules forbid without telling the server: a table publishing a
 result on another table's topic, a login with another table's client id, a wrong password.
@@ -38,7 +40,9 @@ LOGIN = "login"             # a connection refused: a wrong password, or a clien
 PUBLISH = "publish"         # a message on a topic its sender may not write
 SUBSCRIBE = "subscribe"     # a subscription to topics its sender may not read
 AGAIN = "again"             # a user connected again while connected: the old connection closed
-KINDS = (LOGIN, PUBLISH, SUBSCRIBE, AGAIN)
+OVERSIZED = "oversized"     # a packet larger than the broker takes: the connection closed
+LIMITED = "limited"         # messages of a table over the server's rate limit, dropped unread
+KINDS = (LOGIN, PUBLISH, SUBSCRIBE, AGAIN, OVERSIZED, LIMITED)
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,9 @@ class Refusal:
         """The refusal in a sentence for the log."""
         said = {LOGIN: "login refused: %s (%s)", PUBLISH: "publish refused: %s on %s",
                 SUBSCRIBE: "subscription refused: %s to %s",
-                AGAIN: "connected again while connected: %s (%s)"}[self.kind]
+                AGAIN: "connected again while connected: %s (%s)",
+                OVERSIZED: "too large, disconnected: %s (%s)",
+                LIMITED: "over the rate limit, dropped unread: %s (%s)"}[self.kind]
         return said % (self.who, self.what or "no reason given")
 
 
@@ -117,6 +123,30 @@ def _tenfold(count: int) -> bool:
     return count == 1
 
 
+class RateLimit:
+    """Token buckets, one a key: `rate` a second on average and `burst` at once. `allow`
+    says whether one more may pass now (and takes its token).
+
+    >>> limit = RateLimit(rate=1.0, burst=2)
+    >>> [limit.allow("table-1", now) for now in (0.0, 0.0, 0.0, 1.0)]
+    [True, True, False, True]
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[Any, tuple[float, float]] = {}      # key -> (tokens, when)
+
+    def allow(self, key: Any, now: float) -> bool:
+        tokens, then = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+
 # -- Mosquitto's log --------------------------------------------------------------------------
 
 # Mosquitto 2.0's own words (src/handle_connect.c, src/handle_publish.c, src/send_connack.c),
@@ -125,6 +155,7 @@ def _tenfold(count: int) -> bool:
 _DENIED_PUBLISH = re.compile(r"Denied PUBLISH from (\S+) \(d\d, q\d, r\d, m\d+, '(.*)', ")
 _REFUSED_CONNACK = re.compile(r"Sending CONNACK to (\S+) \(\d, ([1-9]\d*)\)\s*$")
 _TAKEN_OVER = re.compile(r"Client (\S+) already connected, closing old connection\.")
+_OVERSIZED = re.compile(r"Client (\S+) disconnected due to oversize packet\.")
 CONNACK_WORDS = {1: "an MQTT version it does not speak", 2: "a client id it does not take",
                  3: "the broker unavailable", 4: "a malformed username or password",
                  5: "a wrong password, or a client id not its own"}
@@ -157,6 +188,9 @@ def mosquitto_refusal(line: str) -> Refusal | None:
     found = _TAKEN_OVER.match(text)
     if found:
         return Refusal(AGAIN, user_of_client(found.group(1)), "client id " + found.group(1))
+    found = _OVERSIZED.match(text)
+    if found:
+        return Refusal(OVERSIZED, user_of_client(found.group(1)), "a packet over the limit")
     return None
 
 

@@ -75,15 +75,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from amqtt.adapters import StreamReaderAdapter, StreamWriterAdapter
 from amqtt.broker import Broker, RetainedApplicationMessage
 from amqtt.contexts import Action
 from amqtt.errors import MQTTError
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.plugins.base import BaseAuthPlugin, BasePlugin, BaseTopicPlugin
 
-from controller.tournament.audit import (AGAIN, LOGIN, PUBLISH, SUBSCRIBE, Refusal, log_text,
-                                         mosquitto_refusal, user_of_client)
+from controller.tournament.audit import (AGAIN, LOGIN, OVERSIZED, PUBLISH, SUBSCRIBE, Refusal,
+                                         log_text, mosquitto_refusal, user_of_client)
+from controller.tournament.certificates import EventTLS, TLSError
 from controller.tournament.credentials import Credentials, write_private
+from controller.tournament.messages import MAX_PAYLOAD
 
 HOST = "127.0.0.1"
 log = logging.getLogger(__name__)
@@ -94,6 +97,14 @@ DYNSEC_PLUGIN = "mosquitto_dynamic_security.so"
 # refusal among them is reported first, and kept)
 CHATTER = ("Received ", "Sending ", "\t", "No will message specified", "Will message specified")
 PIPE_BYTES = 1 << 20        # the log pipe's buffer: a second of a flood's lines, if we lag
+# The largest MQTT packet either broker takes: a payload of messages.MAX_PAYLOAD and room for
+# its topic and headers. The longest real record measured, a random 130-hand match of
+# tampoduo, is 56 KB; a game's is under 1 KB (docs/tournament.md). A client sending more is
+# disconnected, as MQTT has it, and that is reported.
+MAX_PACKET = MAX_PAYLOAD + 1024
+# Messages Mosquitto queues for one client beyond those in flight (its default: 1,000): room
+# for a second of a flood while the server reads, so that no table's move is dropped
+MAX_QUEUED = 10000
 
 
 class BrokerError(RuntimeError):
@@ -107,6 +118,11 @@ def free_port(host: str = HOST) -> int:
         return sock.getsockname()[1]
 
 
+def _reachable(host: str) -> str:
+    """Where this computer reaches a listener bound to `host` ("0.0.0.0": itself)."""
+    return HOST if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+
+
 def _accepts(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=0.2):
@@ -116,15 +132,45 @@ def _accepts(host: str, port: int) -> bool:
 
 
 class _Managed:
-    """What both brokers share: the address, `url`, and the context manager."""
+    """What both brokers share: the addresses, `url` and `tls_url`, and the context manager.
+
+    With `tls` (the event's `certificates.EventTLS`) a broker listens twice: plain MQTT on
+    `host`:`port` (this computer: the server's own connection), and MQTT over TLS on
+    `tls_host`:`tls_port` with the event's server certificate (the tables, across the club's
+    Wi-Fi)."""
 
     host: str
     port: int
+    tls: EventTLS | None = None
+    tls_host: str = HOST
+    tls_port: int = 0
 
     @property
     def url(self) -> str:
-        """The broker's address for TableLink and the server: ``mqtt://host:port``."""
+        """The broker's plain address, for the server: ``mqtt://host:port``."""
         return "mqtt://%s:%d" % (self.host, self.port)
+
+    @property
+    def tls_url(self) -> str | None:
+        """The broker's TLS address, ``mqtts://host:port`` (None without TLS)."""
+        if self.tls is None:
+            return None
+        return "mqtts://%s:%d" % (self.tls_host, self.tls_port)
+
+    def _listen_tls(self, tls: EventTLS | None, host: str, port: int) -> None:
+        self.tls = tls
+        self.tls_host = host
+        self.tls_port = (port or free_port(host)) if tls is not None else 0
+        if tls is not None:
+            try:
+                tls.check()
+            except TLSError as error:
+                raise BrokerError(str(error)) from None
+
+    def _listening(self) -> bool:
+        """Whether every listener accepts connections."""
+        return _accepts(self.host, self.port) and (
+            self.tls is None or _accepts(_reachable(self.tls_host), self.tls_port))
 
     def start(self, timeout: float = 10.0) -> None:
         raise NotImplementedError
@@ -193,10 +239,12 @@ class Mosquitto(_Managed):
 
     def __init__(self, directory: str | os.PathLike, port: int = 0,
                  credentials: Credentials | None = None, host: str = HOST,
-                 binary: str = "mosquitto", refusals: Report | None = None) -> None:
+                 binary: str = "mosquitto", refusals: Report | None = None,
+                 tls: EventTLS | None = None, tls_host: str = HOST, tls_port: int = 0) -> None:
         self.directory = Path(directory)
         self.host = host
         self.port = port or free_port(host)
+        self._listen_tls(tls, tls_host, tls_port)
         self.credentials = credentials
         self.binary = binary
         self.refusals = refusals
@@ -222,6 +270,7 @@ class Mosquitto(_Managed):
         lines = [
             "# written by controller.tournament.broker; rewritten at every start",
             "listener %d %s" % (self.port, self.host),
+            *self._tls_lines(),
             # As root Mosquitto would switch to the user "mosquitto", who cannot write here.
             "user %s" % pwd.getpwuid(os.getuid()).pw_name,
             "persistence true",
@@ -232,6 +281,8 @@ class Mosquitto(_Managed):
             # small messages out at once: Nagle's algorithm held a move back ~30 ms (the
             # live pages' p90 went from 29 ms to 2 ms with this, `layli bench tournament`)
             "set_tcp_nodelay true",
+            "max_packet_size %d" % MAX_PACKET,
+            "max_queued_messages %d" % MAX_QUEUED,
             # through a pipe to us (`_keep_log`), which keeps it in mosquitto.log; stderr, as
             # Mosquitto writes each line at once there (stdout it holds back in a buffer)
             "log_dest stderr",
@@ -254,6 +305,14 @@ class Mosquitto(_Managed):
                       "log_type debug"]
         write_private(self.config_path, ("\n".join(lines) + "\n").encode("utf-8"))
         return self.config_path
+
+    def _tls_lines(self) -> list[str]:
+        if self.tls is None:
+            return []
+        return ["listener %d %s" % (self.tls_port, self.tls_host),
+                "certfile %s" % self.tls.cert_path.resolve(),
+                "keyfile %s" % self.tls.key_path.resolve(),
+                "tls_version tlsv1.2"]          # the oldest it takes
 
     def start(self, timeout: float = 10.0) -> None:
         """Start Mosquitto and wait until it accepts connections, or BrokerError with the
@@ -281,7 +340,7 @@ class Mosquitto(_Managed):
                                   % (code, self._tail()))
             # Listening only counts once our process says it runs: another program could
             # hold the port.
-            if self._running_since(log_start) and _accepts(self.host, self.port):
+            if self._running_since(log_start) and self._listening():
                 return
             time.sleep(0.02)
         self.stop()
@@ -398,10 +457,12 @@ class EmbeddedBroker(_Managed):
 
     def __init__(self, directory: str | os.PathLike | None = None, port: int = 0,
                  credentials: Credentials | None = None, host: str = HOST,
-                 refusals: Report | None = None) -> None:
+                 refusals: Report | None = None, tls: EventTLS | None = None,
+                 tls_host: str = HOST, tls_port: int = 0) -> None:
         self.directory = Path(directory) if directory is not None else None
         self.host = host
         self.port = port or free_port(host)
+        self._listen_tls(tls, tls_host, tls_port)
         self.credentials = credentials
         self.refusals = refusals
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -426,8 +487,13 @@ class EmbeddedBroker(_Managed):
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
             plugins[here + ".RetainedFile"] = {"path": str(self.directory / "retained.json")}
-        return {"listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
-                "plugins": plugins}
+        listeners: dict[str, Any] = {
+            "default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}}
+        if self.tls is not None:
+            listeners["tls"] = {"type": "tcp", "bind": "%s:%d" % (self.tls_host, self.tls_port),
+                                "ssl": True, "certfile": str(self.tls.cert_path),
+                                "keyfile": str(self.tls.key_path)}
+        return {"listeners": listeners, "plugins": plugins}
 
     def start(self, timeout: float = 10.0) -> None:
         """Start the broker's thread and wait until it accepts connections."""
@@ -507,6 +573,29 @@ class _Snapshots(dict):
         return [(key, list(value)) for key, value in dict.items(self)]
 
 
+class Oversized(Exception):
+    """A packet larger than the broker takes: its connection ends."""
+
+
+class _LimitedReader(StreamReaderAdapter):
+    """amqtt's reader of one connection, refusing to read a packet's part larger than
+    `MAX_PACKET` (amqtt would read 256 MB into memory): the connection ends, as Mosquitto's
+    ``max_packet_size`` ends it, and the refusal is reported. `who` is the connection's user
+    once known, its address before."""
+
+    def __init__(self, reader: asyncio.StreamReader, report: Report) -> None:
+        super().__init__(reader)
+        self.report = report
+        self.who = "somebody"
+
+    async def read(self, n: int = -1) -> bytes:
+        if n > MAX_PACKET:
+            self.report(Refusal(OVERSIZED, self.who, "a packet of %d bytes" % n))
+            raise Oversized("%s sent a packet of %d bytes, more than %d" % (self.who, n,
+                                                                           MAX_PACKET))
+        return await super().read(n)
+
+
 class _Broker(Broker):
     """amqtt's broker, delivering every message while clients come and go, dropping clients
     gone silent, and sending retained messages only where they belong."""
@@ -537,6 +626,11 @@ class _Broker(Broker):
                 await handler.writer.close()
         await self.shutdown()
 
+    async def stream_connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                               listener_name: str) -> None:
+        await self._client_connected(listener_name, _LimitedReader(reader, self.report),
+                                     StreamWriterAdapter(writer))
+
     async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: str,
                                          remote_port: int) -> tuple[Any, Any]:
         # amqtt sets a connection's session up before it asks who connects: a newcomer with
@@ -545,18 +639,22 @@ class _Broker(Broker):
         # stayed open. Here the plugins judge the newcomer first (its password, its client
         # id); one refused is told so and changes nothing. Every session is a clean one (the
         # event's clients ask for nothing else; amqtt would keep the others in memory only).
+        if isinstance(reader, _LimitedReader):
+            reader.who = remote_address
         try:
             handler, session = await BrokerProtocolHandler.init_from_connect(
                 reader, writer, self.plugins_manager)
-        except MQTTError:
+        except (MQTTError, Oversized) as error:
             await writer.close()
-            raise
+            raise MQTTError(str(error)) from None
         if not await self._authenticate(session, None):
             handler.attach(session, reader, writer)
             await handler.mqtt_connack_authorize(False)
             await writer.close()
             raise MQTTError("%s refused: %s:%s" % (session.client_id, remote_address,
                                                    remote_port))
+        if isinstance(reader, _LimitedReader):
+            reader.who = _shown(session.username)
         session.clean_session = True
         old, old_handler = self._sessions.get(session.client_id, (None, None))
         if old_handler is not None and old.transitions.is_connected():

@@ -150,13 +150,18 @@ class Retirement:
 
 @dataclass(frozen=True)
 class Rejected:
-    """A message the server rejected."""
+    """The messages of one table the server rejected for one reason: `count` of them, the
+    first at `first_at`, the latest at `at`, whose `topic`, `detail` and `payload` these are.
+    `table` is the topic's table ("" when it names none of the event's)."""
 
     at: float
     topic: str
     reason: str
     detail: str
     payload: str
+    table: str = ""
+    count: int = 1
+    first_at: float = 0.0
 
 
 @dataclass(frozen=True)

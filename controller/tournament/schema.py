@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 APPLICATION = "layli-tournament"   # what the schema table says this file is
 
 SCHEMA = """
@@ -157,7 +157,34 @@ CREATE TABLE held (
 CREATE TRIGGER held_are_kept BEFORE DELETE ON held
 BEGIN SELECT RAISE(ABORT, 'held results are never deleted'); END;
 """
-UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3}      # from version k to k + 1
+
+# Version 4: the rejected messages kept as one row a table and reason, with a count, the
+# first and the latest time, and the latest one's topic, detail and payload: a flood of bad
+# messages from one table is one row, not one a message. The rows of version 3 are summed.
+SCHEMA_4 = """
+CREATE TABLE rejections (
+    table_id TEXT NOT NULL,                         -- the topic's table ('' for none of ours)
+    reason TEXT NOT NULL,
+    count INTEGER NOT NULL CHECK (count >= 1),
+    first_at REAL NOT NULL,
+    at REAL NOT NULL,                               -- the latest, whose are these:
+    topic TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (table_id, reason)
+);
+CREATE INDEX rejections_by_time ON rejections (at);
+INSERT INTO rejections (table_id, reason, count, first_at, at, topic, detail, payload)
+    SELECT table_id, reason, COUNT(*), MIN(at), MAX(at), topic, detail, payload FROM (
+        SELECT CASE WHEN topic LIKE 'layli/table/%/%'
+                    THEN substr(topic, 13, instr(substr(topic, 13), '/') - 1) ELSE '' END
+                   AS table_id, reason, at, topic, detail, payload
+        FROM rejected ORDER BY id)
+    GROUP BY table_id, reason;
+DROP INDEX rejected_by_reason;
+DROP TABLE rejected;
+"""
+UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3, 3: SCHEMA_4}      # from version k to k + 1
 
 
 def statements(script: str) -> Iterator[str]:

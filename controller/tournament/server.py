@@ -40,7 +40,7 @@ from controller.rules.match import Match
 from controller.rules.record import read as read_record
 from controller.rules.variants import RulesError, get_variant, resolve_options
 from controller.tournament import messages
-from controller.tournament.audit import Refusals
+from controller.tournament.audit import LIMITED, RateLimit, Refusal, Refusals
 from controller.tournament.credentials import SERVER_CLIENT_ID
 from controller.tournament.messages import DELIVERY, Message, MessageError
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
@@ -54,6 +54,15 @@ from controller.web.companion import Publisher
 log = logging.getLogger(__name__)
 
 BACKUPS = "backups"         # beside the event's file: a copy as each round starts
+
+# What the server reads of one table, at most: MESSAGE_RATE messages a second on average and
+# MESSAGE_BURST at once (a real table sends a move and a state a ply, seconds apart, and its
+# presence, state and unacknowledged results again when it reconnects), of which results,
+# whose records the server replays, RESULT_RATE and RESULT_BURST. What is over is dropped
+# unread, counted and summarised (`audit.Refusals`): one table's flood cannot hold up the
+# others' moves on their way to the live pages.
+MESSAGE_RATE, MESSAGE_BURST = 20.0, 100
+RESULT_RATE, RESULT_BURST = 0.5, 10
 
 # a table's status as the store keeps it, from what its state message says
 STORE_STATUS = {"idle": "online", "finished": "online", "playing": "playing", "fault": "fault"}
@@ -152,6 +161,8 @@ class TournamentServer:
         self.refusals = refusals if refusals is not None else Refusals()
         self._refusals_shown: threading.Timer | None = None
         self.refusals.on_change = self._refused
+        self._messages_limit = RateLimit(MESSAGE_RATE, MESSAGE_BURST)
+        self._results_limit = RateLimit(RESULT_RATE, RESULT_BURST)
         host, port, tls = broker_address(url)
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=SERVER_CLIENT_ID,
                              clean_session=True, protocol=mqtt.MQTTv311)
@@ -237,11 +248,33 @@ class TournamentServer:
         if not incoming.payload:
             return                      # a retained message being cleared
         self.counters["received"] += 1
+        if not self._within_limits(incoming.topic):
+            return
         try:
             self.handle(incoming.topic, incoming.payload)
         except Exception:               # paho's thread must live on: say so, drop the message
             log.exception("handling %s failed", incoming.topic)
             self.counters["errors"] += 1
+
+    def _within_limits(self, topic: str) -> bool:
+        """Whether a message on `topic` is within its table's rate limits; one over them is
+        counted (the event's "limited" counter, the arbiter's list) and not read."""
+        table, kind = self._table_of(topic)
+        now = time.monotonic()
+        if self._messages_limit.allow(table, now) and (
+                kind != "result" or self._results_limit.allow(table, now)):
+            return True
+        self.counters["limited"] += 1
+        self.refusals(Refusal(LIMITED, table or "another", kind))
+        return False
+
+    def _table_of(self, topic: str) -> tuple[str, str]:
+        """The table (one of the event's, or "") and kind a message's topic names."""
+        try:
+            table, kind = messages.parse_topic(topic)
+        except MessageError:
+            return "", "?"
+        return (table if table in self._tables else ""), kind
 
     def handle(self, topic: str, payload: bytes) -> bool:
         """Handle one message from a table; False when it was rejected."""
@@ -266,7 +299,8 @@ class TournamentServer:
         self.counters["rejected " + reason] += 1
         log.warning("rejected %s: %s", topic, error)
         try:
-            self.store.log_rejected(topic, reason, payload[:1000], str(error))
+            self.store.log_rejected(topic, reason, payload[:1000], str(error),
+                                    self._table_of(topic)[0])
         except StoreError:
             log.exception("could not keep the rejected message")
         self._publish_event()

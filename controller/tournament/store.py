@@ -60,8 +60,8 @@ from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, M
                    Retirement, SchemaError, Snapshot, StoreError, TableRow, check_choice,
                    check_name, check_result,
                    check_table_id, check_text, described)
-from .schema import (APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_3, SCHEMA_VERSION, UPGRADES,
-                     statements)
+from .schema import (APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_3, SCHEMA_4, SCHEMA_VERSION,
+                     UPGRADES, statements)
 
 
 class Store:
@@ -105,7 +105,7 @@ class Store:
             with self._write() as db:
                 # Checked again under the write lock: another process may have just made it.
                 if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                    for statement in statements(SCHEMA + SCHEMA_2 + SCHEMA_3):
+                    for statement in statements(SCHEMA + SCHEMA_2 + SCHEMA_3 + SCHEMA_4):
                         db.execute(statement)
                     db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
                                (APPLICATION, SCHEMA_VERSION))
@@ -880,21 +880,27 @@ class Store:
     # Rejected messages --------------------------------------------------------------------
 
     def log_rejected(self, topic: str, reason: str, payload_excerpt: str | bytes,
-                     detail: str = "") -> None:
-        """Keep a message the server rejected. `reason` is a short category that
-        `rejected_counts` counts by ("malformed", "forged", "conflict", ...), `detail` says
-        more; the payload is cut to its first EXCERPT_MAX characters."""
+                     detail: str = "", table: str = "") -> None:
+        """Count a message the server rejected, one row a `table` and `reason` (a short
+        category: "MessageError", "RecordMismatch", "conflict", ...), which keeps the latest
+        one's topic, `detail` and payload (cut to its first EXCERPT_MAX characters): a flood
+        of bad messages is one row, however long."""
         check_text(topic, "a rejected message's topic", empty=True)
         check_text(reason, "a rejected message's reason")
         check_text(detail, "a rejected message's detail", empty=True)
+        check_text(table, "a rejected message's table", empty=True)
         if isinstance(payload_excerpt, (bytes, bytearray)):
             payload_excerpt = bytes(payload_excerpt[:4 * EXCERPT_MAX]).decode(
                 "utf-8", "replace")
         check_text(payload_excerpt, "a rejected message's payload", empty=True)
+        now = self._clock()
         with self._write() as db:
-            db.execute("INSERT INTO rejected (at, topic, reason, detail, payload) "
-                       "VALUES (?, ?, ?, ?, ?)", (self._clock(), topic, reason, detail,
-                                                  payload_excerpt[:EXCERPT_MAX]))
+            db.execute("INSERT INTO rejections (table_id, reason, count, first_at, at, topic, "
+                       "detail, payload) VALUES (?, ?, 1, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (table_id, reason) DO UPDATE SET count = count + 1, "
+                       "at = excluded.at, topic = excluded.topic, detail = excluded.detail, "
+                       "payload = excluded.payload",
+                       (table, reason, now, now, topic, detail, payload_excerpt[:EXCERPT_MAX]))
 
     def rejected_counts(self) -> dict[str, int]:
         """How many messages were rejected, by reason."""
@@ -902,15 +908,15 @@ class Store:
             return self._rejected_counts(db)
 
     def _rejected_counts(self, db: sqlite3.Connection) -> dict[str, int]:
-        return dict(db.execute("SELECT reason, COUNT(*) FROM rejected GROUP BY reason "
+        return dict(db.execute("SELECT reason, SUM(count) FROM rejections GROUP BY reason "
                                "ORDER BY reason"))
 
     def rejected(self, limit: int = 100) -> list[Rejected]:
-        """The latest `limit` rejected messages, newest first."""
+        """The rejected messages, a row a table and reason, the latest `limit`, newest first."""
         with self._read() as db:
             return [Rejected(*row) for row in db.execute(
-                "SELECT at, topic, reason, detail, payload FROM rejected ORDER BY id DESC "
-                "LIMIT ?", (limit,))]
+                "SELECT at, topic, reason, detail, payload, table_id, count, first_at "
+                "FROM rejections ORDER BY at DESC, rowid DESC LIMIT ?", (limit,))]
 
     # Queries ----------------------------------------------------------------------------------
 
@@ -959,7 +965,7 @@ class Store:
                     ("results", "SELECT COUNT(*) FROM results"),
                     ("duplicates", "SELECT COALESCE(SUM(duplicates), 0) FROM results"),
                     ("corrections", "SELECT COUNT(*) FROM corrections"),
-                    ("rejected", "SELECT COUNT(*) FROM rejected")):
+                    ("rejected", "SELECT COALESCE(SUM(count), 0) FROM rejections")):
                 counts[name] = db.execute(query).fetchone()[0]
             return counts
 

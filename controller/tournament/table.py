@@ -45,6 +45,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament import messages
+from controller.tournament.certificates import client_context
 from controller.tournament.credentials import TABLE_CLIENT_PREFIX, write_private
 from controller.tournament.messages import DELIVERY, Message, MessageError
 
@@ -82,7 +83,9 @@ class TableLink:
     gives the "at" of what it publishes (seconds since the epoch). The rest is tuning:
     `keepalive` (s) bounds how long a dead table goes unnoticed; `reconnect_delay` is the
     first and the longest wait between attempts to reconnect; `resend_every` (s) is how often
-    unacknowledged results are sent again while connected.
+    unacknowledged results are sent again while connected. `ca`: the event's certificate
+    authority (PEM text) an ``mqtts://`` broker's certificate must come from (None: the
+    system's authorities).
     """
 
     def __init__(self, table_id: str, url: str, username: str, password: str,
@@ -90,7 +93,7 @@ class TableLink:
                  on_assignment: Callable[[Message], None] | None = None,
                  clock: Callable[[], float] = time.time, *, keepalive: int = 15,
                  reconnect_delay: tuple[float, float] = (1.0, 30.0),
-                 resend_every: float = 30.0) -> None:
+                 resend_every: float = 30.0, ca: str | None = None) -> None:
         self.table_id = table_id
         self.firmware = firmware
         self.on_assignment = on_assignment
@@ -117,7 +120,7 @@ class TableLink:
                              clean_session=True, protocol=mqtt.MQTTv311)
         client.username_pw_set(username, password)
         if tls:
-            client.tls_set()
+            client.tls_set_context(client_context(ca))
         # the broker publishes this if we vanish: "offline", retained, timed at this moment
         client.will_set(self._topics["presence"], self._offline, qos=1, retain=True)
         client.reconnect_delay_set(*reconnect_delay)

@@ -346,7 +346,8 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
         "can_pair": complete and latest < event.rounds,
         "rejected_counts": store.rejected_counts(),
         "rejected": [{"at": item.at, "topic": item.topic, "reason": item.reason,
-                      "detail": item.detail, "payload": item.payload}
+                      "detail": item.detail, "payload": item.payload, "table": item.table,
+                      "count": item.count, "first_at": item.first_at}
                      for item in store.rejected(REJECTED_SHOWN)],
         "held": [{"game": item.game_id, "table": item.table, "result": result_json(item.result),
                   "live": list(item.live), "recorded": list(item.recorded), "ply": item.ply,

@@ -36,29 +36,33 @@ def bind(port: int, host: str = HOST, option: str = "--port") -> socket.socket:
     return sock
 
 
-def url_of(sock: socket.socket) -> str:
+def url_of(sock: socket.socket, https: bool = False) -> str:
     """The page's address on a bound socket (0.0.0.0 is shown as this computer's name)."""
     host, port = sock.getsockname()[:2]
     if host == "0.0.0.0":
         host = socket.gethostname()
-    return "http://%s:%d/" % (host, port)
+    return "%s://%s:%d/" % ("https" if https else "http", host, port)
 
 
-def server(app) -> uvicorn.Server:
-    """A quiet uvicorn server for `app` (run it on a bound socket: `.run(sockets=[sock])`)."""
+def server(app, tls: tuple[str, str] | None = None) -> uvicorn.Server:
+    """A quiet uvicorn server for `app` (run it on a bound socket: `.run(sockets=[sock])`);
+    `tls`: (certificate, key) files to serve HTTPS with."""
+    certificate, key = tls if tls is not None else (None, None)
     return uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
-                                         lifespan="off"))
+                                         lifespan="off", ssl_certfile=certificate,
+                                         ssl_keyfile=key))
 
 
 def start_in_thread(app, port: int = 0, host: str = HOST, option: str = "--port",
-                    sock: socket.socket | None = None,
+                    sock: socket.socket | None = None, tls: tuple[str, str] | None = None,
                     ) -> tuple[str, uvicorn.Server, threading.Thread]:
     """Serve `app` from a background thread (its own asyncio loop): (url, server, thread);
-    stop it with ``server.should_exit = True; thread.join()``. `sock`: an already bound one."""
+    stop it with ``server.should_exit = True; thread.join()``. `sock`: an already bound one;
+    `tls`: (certificate, key) files, to serve HTTPS."""
     if sock is None:
         sock = bind(port, host, option)
-    url = url_of(sock)
-    instance = server(app)
+    url = url_of(sock, https=tls is not None)
+    instance = server(app, tls)
     # uvicorn installs signal handlers only in the main thread, so Ctrl-C stays the caller's
     thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -61,6 +61,10 @@
       case "subscribe": return Layli._("a subscription");
       // TRANSLATORS: a table connected while already connected; the older connection was closed
       case "again": return Layli._("a second connection");
+      // TRANSLATORS: a message larger than the broker takes; its connection was closed
+      case "oversized": return Layli._("a message too large");
+      // TRANSLATORS: messages of a table over the server's rate limit, dropped unread
+      case "limited": return Layli._("too many messages");
       default: return kind;
     }
   }
@@ -150,7 +154,8 @@
       : Layli._("(none)");
     $("rejected").replaceChildren(...state.rejected.map((item) => make("tr", {},
       make("td", {}, Layli.clock(item.at)), make("td", {}, item.topic),
-      make("td", {}, item.reason), make("td", {"class": "detail"}, item.detail))));
+      make("td", {}, item.reason), make("td", {"class": "detail"}, item.detail),
+      make("td", {}, String(item.count)))));
     const undecided = state.held.filter((item) => !item.decision).length;
     $("held-counts").textContent = undecided
       ? "(" + Layli.ngettext("%(n)d to decide", "%(n)d to decide", undecided) + ")"
