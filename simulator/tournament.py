@@ -37,6 +37,7 @@ from controller.rules.match import Match
 from controller.board.runner import Runner, open_session
 from controller.sensing import Calibration
 from controller.tournament.audit import Refusals
+from simulator.attacks import Attacker
 from controller.tournament.agent import JOURNAL, join
 from controller.tournament.broker import EmbeddedBroker, Mosquitto
 from controller.tournament.certificates import EventTLS
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 EVENT = "demo"
 VARIANT = "layli-goobalay"
 PROFILE = "pi-direct-2x6"
+ATTACKER = "table-x"        # `attacks`: a board of the event never paired (sorted last)
 ARBITER_WAITS_AT_MOST = 30.0    # seconds for a dead board to show offline before its game moves
 IDLE_EVERY = 8          # a table with no game is stepped once in this many turns
 # names for the demo's players (Somali given names), each with a made-up rating
@@ -237,7 +239,7 @@ class DemoEvent:
                  faults: FaultPlan | None = None, seed: int = 1, match_format: str = "game",
                  options: dict[str, Any] | None = None,
                  on_server: Callable[[TournamentServer], None] | None = None,
-                 tls: bool = False) -> None:
+                 tls: bool = False, attacks: bool = False) -> None:
         if tables < 1:
             raise ValueError("a demo needs at least 1 table, not %d" % tables)
         if rounds < 1:
@@ -256,7 +258,13 @@ class DemoEvent:
         with Store(self.database) as store:
             self.ratings = set_up_event(store, tables, rounds, system, seed, spare, match_format,
                                         options)
-        self.credentials = Credentials.generate(EVENT, self.table_ids)
+            if attacks:                 # the board a hostile player sits at: never paired
+                store.add_table(ATTACKER)
+        # `attacks`: in round 1 a player attacks the event (simulator/attacks.py)
+        self.attacks: list[str] | None = [] if attacks else None
+        self.options = options
+        self.credentials = Credentials.generate(
+            EVENT, self.table_ids + ([ATTACKER] if attacks else []))
         self.credentials.save(self.directory / "credentials.json")
         self.refusals = Refusals()      # what the broker refused: the server shows them
         # with `tls`, the tables reach the broker as at a club: over TLS, trusting the event's
@@ -340,6 +348,8 @@ class DemoEvent:
                     table.step()
             if self.faults is not None:
                 off = self._strike(off)
+            if self.attacks == []:
+                self._attack()
             if self.speed:
                 ahead = (self._now_ms() - start_ms) / 1000 / self.speed - (
                     time.monotonic() - start)
@@ -393,6 +403,37 @@ class DemoEvent:
             self.stop_server()
             self.start_server()
         return off
+
+    def _attack(self) -> None:
+        """In round 1, once a board has reported two moves or more: every attack of
+        `simulator.attacks` (the swapped record on that board's game)."""
+        assert self.attacks is not None
+        view = self._store_view()
+        if view is None or self.server is None:
+            return
+        number, playing, _total = view
+        if number != 1 or not playing:
+            return
+        store = self.server.store
+        victims = [table for table in self.tables if table.busy and table.agent.game
+                   and len(store.moves(table.agent.game)) >= 2]
+        if not victims:
+            return
+        victim = victims[0]
+        game = victim.agent.game
+        players = list(victim.link.assignment.fields["players"])
+        url = self.broker.tls_url or self.broker.url
+        ca = self.tls.ca_text() if self.tls is not None else None
+        attacker = Attacker(url, ATTACKER, self.credentials.password(ATTACKER),
+                            victim.table_id, ca)
+        log.info("attack: %s's password against the event, %s's game %s", ATTACKER,
+                 victim.table_id, game)
+        attacker.run(game)
+        attacker.state_lie(game, ["Somebody", "Nobody"])
+        inside = Attacker(url, victim.table_id, self.credentials.password(victim.table_id),
+                          victim.table_id, ca)
+        inside.swap_record(game, players, VARIANT, self.options)
+        self.attacks.extend(attacker.done + inside.done)
 
     def _table_dies(self, number: int) -> None:
         """A busy board dies for good mid-game; its game waits for the arbiter."""
@@ -458,7 +499,7 @@ class DemoEvent:
 
     def summary(self) -> dict[str, Any]:
         """{"games", "results_recorded", "duplicates", "rejected", "standings", "faults",
-        "tls"}."""
+        "tls"}, and with attacks {"attacks", "refused", "rejected_by_reason", "held"}."""
         store = Store(self.database)
         try:
             games = [row for row in store.games() if row.table is not None]
@@ -471,7 +512,17 @@ class DemoEvent:
                 "results_recorded": sum(row.result is not None for row in games),
                 "duplicates": duplicates, "rejected": rejected, "standings": snapshot,
                 "faults": list(self.faults.done) if self.faults is not None else [],
-                "tls": self.tls is not None}
+                "tls": self.tls is not None, **self._attacks_summary()}
+
+    def _attacks_summary(self) -> dict[str, Any]:
+        """With attacks: what was tried, and what the event made of it (the broker's
+        refusals and the rate limit's, the rejected messages by reason, the held results)."""
+        if self.attacks is None:
+            return {}
+        with Store(self.database) as store:
+            return {"attacks": list(self.attacks), "refused": self.refusals.counts(),
+                    "rejected_by_reason": store.rejected_counts(),
+                    "held": [(item.game_id, item.decision) for item in store.held()]}
 
 
 def reference_standings(tables: int, rounds: int, *, system: str = "swiss",

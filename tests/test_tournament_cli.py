@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import random
 import shutil
 import signal
 import socket
@@ -18,11 +20,14 @@ import urllib.request
 import pytest
 
 from controller.cli import main
+from controller.rules import Game
+from controller.rules.record import write_game
 from controller.commands.run import read_config
 from controller.errors import UsageError
 from controller.tournament.broker import free_port
 from controller.tournament.certificates import EventTLS
 from controller.tournament.credentials import Credentials
+from controller.tournament.model import Result
 from controller.tournament.store import Store
 from controller.tournament.table import TableLink
 
@@ -270,3 +275,107 @@ def test_serve_speaks_only_tls_beyond_this_computer(event, capsys):
         assert main(["tournament", "serve", str(event), option, "0.0.0.0"]) == 2
         err = capsys.readouterr().err
         assert "%s 0.0.0.0: beyond this computer the event speaks only TLS" % option in err
+
+
+def started_serve(event, output, *options: str) -> subprocess.Popen:
+    """`layli tournament serve EVENT OPTIONS` in its own process, once its pages answer."""
+    with open(output, "a") as sink:
+        process = subprocess.Popen([sys.executable, "-m", "controller", "tournament", "serve",
+                                    str(event), *options], stdout=sink,
+                                   stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while output.read_text().count("the live pages at") < started_serve.count + 1:
+        assert process.poll() is None, "serve ended: %s" % output.read_text()[-3000:]
+        assert time.monotonic() < deadline, "serve did not start: %s" % output.read_text()
+        time.sleep(0.05)
+    started_serve.count += 1
+    return process
+
+
+def test_serve_killed_mid_round_and_its_broker_killed_lose_no_result(event, tmp_path):
+    """Issue 17's faults, for real: `serve` (Mosquitto, the tables over TLS) is killed with
+    SIGKILL mid-round and started again with the same command; then its broker is killed
+    under it. Every result is recorded exactly once, and the tables never notice more than
+    a reconnect."""
+    if shutil.which("mosquitto", path=os.environ.get("PATH", "") + ":/usr/sbin") is None:
+        pytest.skip("mosquitto not installed")
+    started_serve.count = 0
+    port, mqtt_port, mqtts_port = free_port(), free_port(), free_port()
+    command = ("--broker", "mosquitto", "--mqtt-port", str(mqtt_port), "--mqtts-port",
+               str(mqtts_port), "--port", str(port), "--auto-pair")
+    output = tmp_path / "serve.log"
+    process = started_serve(event, output, *command)
+    links = {}
+    try:
+        base = "http://127.0.0.1:%d" % port
+        arbiter, password = next(iter(json.loads((event / "arbiters.json").read_text())
+                                      .items()))
+        token = base64.b64encode(("%s:%s" % (arbiter, password)).encode()).decode()
+        urllib.request.urlopen(urllib.request.Request(
+            base + "/arbiter/pair", data=b'{"round": 1}', method="POST",
+            headers={"Content-Type": "application/json", "Authorization": "Basic " + token}),
+            timeout=10)
+        for table in ("table-1", "table-2"):
+            lines = tomllib.loads((event / "tables" / (table + ".toml")).read_text())
+            lines = lines["tournament"]
+            links[table] = TableLink(table, "mqtts://127.0.0.1:%d" % mqtts_port, table,
+                                     lines["password"], tmp_path / table, ca=lines["ca"],
+                                     reconnect_delay=(0.1, 1.0), resend_every=1.0)
+        for link in links.values():
+            wait_until(lambda: link.assignment is not None
+                       and link.assignment.fields["game"] is not None, "the assignment")
+        names = {link.table_id: link.assignment.fields["players"] for link in links.values()}
+
+        def report(table: str) -> Result:
+            """Play the table's game to its end (every move reported), then its result."""
+            link = links[table]
+            game = Game("layli-goobalay")
+            rng = random.Random(table)
+            while not game.over:
+                game.push(rng.choice(game.legal_moves()))
+                link.publish_move(link.assignment.fields["game"], game.ply, game.moves[-1])
+            south, north = names[table]
+            record = write_game(game, {"Event": "Club night", "South": south, "North": north})
+            result = Result({0: 1.0, 1: 0.0, None: 0.5}[game.winner()], *game.scores)
+            link.publish_result(link.assignment.fields["game"], result.south_points,
+                                result.south_seeds, result.north_seeds, record)
+            return result
+
+        first = report("table-1")
+        wait_until(lambda: not links["table-1"].pending_results(), "table-1's ack", 30)
+        # serve dies at once, whatever it was doing; its Mosquitto is left running
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        second = report("table-2")              # sent while nobody serves: kept by the table
+        process = started_serve(event, output, *command)
+        assert "a Mosquitto left running by an earlier serve" in output.read_text()
+        wait_until(lambda: not links["table-2"].pending_results(), "table-2's ack", 30)
+        # the broker dies under the running serve: it is started again, the tables reconnect
+        pid = int((event / "mosquitto" / "mosquitto.pid").read_text())
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: "the broker runs again" in output.read_text(), "a new broker", 30)
+        wait_until(lambda: all(link.connected for link in links.values()), "the tables back",
+                   30)
+    finally:
+        for link in links.values():
+            link.close(timeout=2)
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise
+    with Store(event / "event.sqlite") as store:
+        results = {row.table: row.result for row in store.games(1) if row.table is not None}
+        assert results == {"table-1": first, "table-2": second}
+        assert store.counts()["results"] == 2 and store.counts()["rejected"] == 0
+    said = output.read_text()
+    assert said.count("result of Club night/r1/b1") == 1, said[-3000:]
+    assert said.count("result of Club night/r1/b2") == 1, said[-3000:]
+
+
+def wait_until(condition, what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "waited %g s for %s" % (timeout, what)
+        time.sleep(0.05)

@@ -4,6 +4,7 @@ the server; with faults, every result recorded exactly once and the standings un
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -126,3 +127,33 @@ def test_bad_demo_arguments_are_refused(argv, words, capsys):
         raise SystemExit(code)
     assert stopped.value.code == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("broker", ["embedded", "mosquitto"])
+def test_an_event_under_attack_ends_as_one_without(tmp_path, broker):
+    """Issue 17's attack suite on a live event: a player with a spare board's password tries
+    every attack of simulator/attacks.py in round 1, and someone with a playing board's
+    password sends a legal record of another game for it. Every attack is refused, dropped
+    or held and counted; every result is recorded once; the standings are those of the
+    event without attacks (worked out straight on the rules engine)."""
+    if broker == "mosquitto" and shutil.which("mosquitto", path=os.environ.get(
+            "PATH", "") + ":/usr/sbin") is None:
+        pytest.skip("mosquitto not installed")
+    summary = DemoEvent(tmp_path, tables=3, rounds=2, broker=broker, tls=True,
+                        attacks=True).run(timeout=600)
+    assert summary["games"] == summary["results_recorded"] == 6
+    assert summary["standings"] == reference_standings(3, 2)
+    attacks = summary["attacks"]
+    assert len(attacks) == 9, attacks
+    assert attacks[0] == "takeover of the server's connection: Not authorized"
+    assert attacks[1].endswith("'s connection: Not authorized")
+    refused = summary["refused"]
+    assert refused["login"] >= 2 and refused["oversized"] >= 1 and refused["limited"] > 1000
+    assert refused["publish"] >= 2          # the result and the assignment on another's topics
+    assert refused["again"] >= 1            # the swapped record's connection took the board's
+    if broker == "embedded":
+        assert refused["subscribe"] >= 1    # Mosquitto does not say
+    reasons = summary["rejected_by_reason"]
+    assert reasons["MessageError"] >= 1
+    # the swapped record was held, then superseded by the board's own record
+    assert [decision for _game, decision in summary["held"]] == ["superseded"]

@@ -46,6 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls", action="store_true",
                         help="the tables reach the broker over TLS, trusting the event's own "
                              "certificate authority, as at a club")
+    parser.add_argument("--attacks", action="store_true",
+                        help="in round 1 a player attacks the event with a spare board's "
+                             "password (takeovers, forgeries, a flood, a swapped record...)")
     parser.add_argument("--faults", action="store_true",
                         help="a board dies and its game moves to a spare table (round 1), "
                              "cut a table's power (round 2), restart the broker (round 3) and "
@@ -93,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
                           system=args.system, speed=speed, match_format=args.format,
                           options=options,
                           faults=FaultPlan(table_dies_round=1) if args.faults else None,
-                          on_server=pages.serve if pages else None, tls=args.tls)
+                          on_server=pages.serve if pages else None, tls=args.tls,
+                          attacks=args.attacks)
         start = time.monotonic()
         try:
             summary = event.run(timeout=args.timeout)
@@ -159,6 +163,14 @@ def _print_summary(summary: dict) -> None:
              summary["rejected"], summary["seconds"]))
     if summary["faults"]:
         print("faults: %s" % ", ".join(summary["faults"]))
+    if "attacks" in summary:
+        print("attacks: %s" % "; ".join(summary["attacks"]))
+        print("turned away: %s; rejected: %s; held for the arbiter: %s" % (
+            ", ".join("%s %d" % item for item in sorted(summary["refused"].items())) or "none",
+            ", ".join("%s %d" % item for item in sorted(
+                summary["rejected_by_reason"].items())) or "none",
+            ", ".join("%s (%s)" % (game, decision or "undecided")
+                      for game, decision in summary["held"]) or "none"))
     print("standings %s the ones worked out on the rules engine alone" % (
         "equal" if summary["standings_equal_reference"] else "DIFFER FROM"))
     print("%4s  %-14s %6s %5s %9s %7s %6s" % ("rank", "player", "points", "games",

@@ -596,6 +596,15 @@ class _LimitedReader(StreamReaderAdapter):
         return await super().read(n)
 
 
+async def _close(writer: Any) -> None:
+    """Close a refused connection's writer; one the client has already dropped (reset, a
+    TLS session ended first) is closed all the same."""
+    try:
+        await writer.close()
+    except OSError:
+        pass
+
+
 class _Broker(Broker):
     """amqtt's broker, delivering every message while clients come and go, dropping clients
     gone silent, and sending retained messages only where they belong."""
@@ -645,12 +654,15 @@ class _Broker(Broker):
             handler, session = await BrokerProtocolHandler.init_from_connect(
                 reader, writer, self.plugins_manager)
         except (MQTTError, Oversized) as error:
-            await writer.close()
+            await _close(writer)
             raise MQTTError(str(error)) from None
         if not await self._authenticate(session, None):
             handler.attach(session, reader, writer)
-            await handler.mqtt_connack_authorize(False)
-            await writer.close()
+            try:
+                await handler.mqtt_connack_authorize(False)
+            except OSError:
+                pass                    # it has gone already: refused all the same
+            await _close(writer)
             raise MQTTError("%s refused: %s:%s" % (session.client_id, remote_address,
                                                    remote_port))
         if isinstance(reader, _LimitedReader):

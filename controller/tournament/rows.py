@@ -122,7 +122,8 @@ class Held:
     """A result held for the arbiter: its record parts from the moves its table reported live
     at `ply` (1 on). `live` and `recorded` are both lines of moves (pit numbers); `copies`
     how many times it came; `decision` None until the arbiter accepts it ("accepted") or
-    enters another result ("replaced")."""
+    enters another result ("replaced"), or a record of the board's that follows its moves is
+    recorded ("superseded": `arbiter` None)."""
 
     game_id: str
     table: str

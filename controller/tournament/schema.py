@@ -150,7 +150,9 @@ CREATE TABLE held (
     ply INTEGER NOT NULL CHECK (ply >= 1),          -- the first where they part
     copies INTEGER NOT NULL DEFAULT 1,
     at REAL NOT NULL,
-    decision TEXT CHECK (decision IN ('accepted', 'replaced')),    -- NULL: undecided
+    -- NULL: undecided; accepted by the arbiter, replaced by the arbiter's result, or
+    -- superseded by a record of the board's that follows its moves
+    decision TEXT CHECK (decision IN ('accepted', 'replaced', 'superseded')),
     arbiter TEXT,
     decided_at REAL
 );

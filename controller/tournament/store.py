@@ -612,6 +612,8 @@ class Store:
             status = self._game_status(db, game_id, "it takes no result")
             if self._insert_result(db, game_id, result, record, source):
                 db.execute("UPDATE games SET status = 'reported' WHERE id = ?", (game_id,))
+                db.execute("UPDATE held SET decision = 'superseded', decided_at = ? "
+                           "WHERE game_id = ? AND decision IS NULL", (self._clock(), game_id))
                 return True
             # The key refused a second result: a copy of the first one, or a conflict.
             first, first_record = self._first_result(db, game_id)
@@ -723,7 +725,9 @@ class Store:
         """Hold a board's result whose record parts at `ply` from the moves `table` reported
         live (`live`; the record's are `recorded`): not recorded, kept for the arbiter. True
         when it is new; False when it is a copy of the one held (counted). A different one for
-        the same game takes its place, counted too; one the arbiter has decided on stays."""
+        the same game takes its place, counted too; one the arbiter has decided on stays. A
+        result recorded for the game afterwards (a record of the board's that follows its
+        moves, `record_result`) supersedes it."""
         check_result(result, "game %s's held result" % game_id)
         check_text(record, "game %s's record" % game_id)
         if type(ply) is not int or ply < 1:

@@ -30,12 +30,16 @@
   }
 
   function heldRow(item) {
-    const decided = item.decision === "accepted"
-      ? Layli._("accepted by %(arbiter)s", {arbiter: item.arbiter})
-      : Layli._("replaced by %(arbiter)s's result", {arbiter: item.arbiter});
+    const decided = {
+      accepted: () => Layli._("accepted by %(arbiter)s", {arbiter: item.arbiter}),
+      replaced: () => Layli._("replaced by %(arbiter)s's result", {arbiter: item.arbiter}),
+      // TRANSLATORS: a later record from the board, which follows its reported moves, was
+      // recorded instead of the held one
+      superseded: () => Layli._("superseded by the board's record that follows its moves"),
+    }[item.decision];
     let action;
     if (item.decision) {
-      action = make("span", {"class": "help"}, decided);
+      action = make("span", {"class": "help"}, decided());
     } else {
       action = make("button", {type: "button", "data-action": "accept"},
                     Layli._("Accept the record"));
