@@ -677,7 +677,7 @@ class _Broker(Broker):
         if session.client_id:
             await self._delete_session(session.client_id)
         else:
-            session.client_id = "layli-anonymous-%s" % secrets.token_hex(8)
+            session.client_id = "auto-%s" % secrets.token_hex(8)     # as amqtt would
         session.parent = 0
         return handler, session
 

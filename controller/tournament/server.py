@@ -160,6 +160,7 @@ class TournamentServer:
         # what the broker refused (its log or its hooks report them): counted, and shown
         self.refusals = refusals if refusals is not None else Refusals()
         self._refusals_shown: threading.Timer | None = None
+        self._refusals_lock = threading.Lock()
         self.refusals.on_change = self._refused
         self._messages_limit = RateLimit(MESSAGE_RATE, MESSAGE_BURST)
         self._results_limit = RateLimit(RESULT_RATE, RESULT_BURST)
@@ -230,7 +231,8 @@ class TournamentServer:
     def _refused(self) -> None:
         """The broker refused something: the pages' counts follow within a second (at most
         once a second, whatever a flood of refusals)."""
-        with self._lock:
+        # (called from the broker's own thread: never waits for a result being recorded)
+        with self._refusals_lock:
             if self._refusals_shown is not None or self._stopping:
                 return
             self._refusals_shown = threading.Timer(1.0, self._show_refusals)
@@ -238,7 +240,7 @@ class TournamentServer:
             self._refusals_shown.start()
 
     def _show_refusals(self) -> None:
-        with self._lock:
+        with self._refusals_lock:
             self._refusals_shown = None
         self._publish_event()
 
