@@ -266,7 +266,8 @@ class DemoEvent:
         self.credentials = Credentials.generate(
             EVENT, self.table_ids + ([ATTACKER] if attacks else []))
         self.credentials.save(self.directory / "credentials.json")
-        self.refusals = Refusals()      # what the broker refused: the server shows them
+        # what the broker refused, and the rate limits: the server shows them
+        self.refusals = Refusals(self.credentials.users())
         # with `tls`, the tables reach the broker as at a club: over TLS, trusting the event's
         # own authority (the server's own connection stays plain, on this computer)
         self.tls = EventTLS(self.directory / "tls") if tls else None

@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.tournament import server as server_module
 from controller.tournament.audit import (AGAIN, LIMITED, LOGIN, OVERSIZED, PUBLISH, SUBSCRIBE,
-                                         Refusals)
+                                         Refusal, Refusals)
 from controller.tournament.broker import MAX_PACKET, Mosquitto
 from controller.tournament.messages import MAX_PAYLOAD
 from controller.tournament.credentials import SERVER_CLIENT_ID, Credentials
@@ -181,14 +181,30 @@ def test_a_publish_on_another_tables_topic_is_refused_and_reported(event, broker
     link._client.publish(topic("table-1", "assignment"), b"{}", qos=1).wait_for_publish(5)
     wait_for(lambda: event.refusals.counts().get(PUBLISH, 0) >= 13, "13 refused publishes")
     rows = {(row["who"], row["what"]): row["count"] for row in event.refusals.rows()
-            if row["kind"] == PUBLISH}
-    assert rows == {("table-3", forged): 12, ("table-3", topic("table-1", "assignment")): 1}
+            if row["kind"] == PUBLISH}      # one row a table and kind, its latest topic
+    assert rows == {("table-3", topic("table-1", "assignment")): 13}
     assert link.connected and event.server.counters["rejected"] == 0
     # the log says the first of each, then at 10 times: not one line a message
     said = [record.getMessage() for record in caplog.records
             if "publish refused: table-3 on %s" % forged in record.getMessage()]
-    assert said == ["the broker: publish refused: table-3 on %s" % forged,
-                    "the broker: publish refused: table-3 on %s (10 times)" % forged]
+    assert said == ["turned away: publish refused: table-3 on %s" % forged,
+                    "turned away: publish refused: table-3 on %s (10 times)" % forged]
+
+
+def test_strangers_cannot_push_the_events_users_out_of_the_refusals(caplog):
+    """Refused logins with made-up names from many addresses fill the rows kept for
+    strangers; a table's own refusal still gets its row, and its first log line."""
+    caplog.set_level(logging.WARNING, "controller.tournament.audit")
+    refusals = Refusals(users=["layli_server", "table-5"], limit=50)
+    for number in range(200):
+        refusals(Refusal(LOGIN, "10.0.%d.%d" % (number // 250, number % 250),
+                         "no user 'bot%d'" % number))
+    refusals(Refusal(PUBLISH, "table-5", topic("table-3", "result")))
+    rows = {(row["kind"], row["who"]): row for row in refusals.rows()}
+    assert rows[(PUBLISH, "table-5")]["count"] == 1
+    assert rows[(LOGIN, "others")]["count"] == 150 and len(rows) == 52
+    assert caplog.records[-1].getMessage() == (
+        "turned away: publish refused: table-5 on %s" % topic("table-3", "result"))
 
 
 def test_a_subscription_to_everything_is_refused(event, broker, credentials):  # noqa: F811
@@ -238,6 +254,7 @@ def test_a_tables_own_id_again_closes_its_older_connection(event, broker,  # noq
 def test_an_oversized_message_is_refused_and_never_kept(event, broker,  # noqa: F811
                                                         credentials):  # noqa: F811
     """Issue 17: a 10 MB retained payload was kept and sent again at every reconnect."""
+    event.links.pop("table-3").close()      # its holder, alone on its connection
     client, answers = attacker(broker, credentials, "table-3", "layli-table-3")
     gone: list = []
     client.on_disconnect = lambda *args: gone.append(args)
@@ -289,4 +306,23 @@ def test_one_tables_flood_is_dropped_at_the_door_and_the_others_go_on(event, bro
     (limited,) = [row for row in event.refusals.rows() if row["kind"] == LIMITED]
     assert (limited["who"], limited["what"], limited["count"]) == (
         "table-3", "move", counters["limited"])
+    assert event.server.connected and event.disconnects == 0
+
+
+def test_a_packet_too_large_is_refused_however_it_is_read(event, broker,  # noqa: F811
+                                                          credentials):  # noqa: F811
+    """A SUBSCRIBE of many small filters, 3 MB in all: amqtt reads it a filter at a time, so
+    the limit is on the length the packet declares, not on each read."""
+    event.links.pop("table-3").close()      # its holder, alone on its connection
+    client, answers = attacker(broker, credentials, "table-3", "layli-table-3")
+    gone: list = []
+    client.on_disconnect = lambda *args: gone.append(args)
+    client.reconnect_delay_set(60, 60)
+    try:
+        client.subscribe([("layli/table/table-3/%s/%06d" % ("x" * 40, number), 0)
+                          for number in range(50000)])
+        wait_for(lambda: gone, "the broker to close the connection")
+        wait_for(lambda: event.refusals.counts().get(OVERSIZED), "the refusal reported")
+    finally:
+        client.loop_stop()
     assert event.server.connected and event.disconnects == 0

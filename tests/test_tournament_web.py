@@ -912,3 +912,16 @@ def test_the_pages_learn_when_the_server_has_lost_the_broker(event, client):
             if "event" in seen:
                 break
     assert seen["event"]["broker"] is False
+
+
+def test_a_game_moved_away_and_back_shows_its_tables_state_again(event):
+    row, _other = event.games()                 # table-3 is spare (a bye)
+    event.presence("table-1")
+    event.server.move_game(row.id, "table-3", "Deeqa", "its board froze")
+    before = event.server.table_view("table-1")["state"]
+    event.state(event.store.game(row.id), table="table-1")  # its old board, from before
+    assert event.server.table_view("table-1")["state"] == before    # passed over
+    event.server.move_game(row.id, "table-1", "Deeqa", "mended after all")
+    fields = event.state(event.store.game(row.id), table="table-1", ply=0)
+    assert event.server.table_view("table-1")["state"]["game"] == fields["game"] == row.id
+    assert event.server.counters["rejected"] == 0

@@ -324,7 +324,7 @@ def serve(args: argparse.Namespace) -> int:
         except TLSError as error:
             raise UsageError(str(error))
     broker = None
-    refusals = Refusals()           # what the broker refuses, for the log and the arbiter
+    refusals = Refusals(credentials.users())    # what is turned away, for the log and arbiter
     listening = dict(refusals=refusals, tls=tls, tls_host=args.mqtt_host,
                      tls_port=args.mqtts_port)
     if args.broker == "embedded":

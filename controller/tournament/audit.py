@@ -6,19 +6,22 @@ A broker drops what its access rules forbid without telling the server: a table 
 result on another table's topic, a login with another table's client id, a wrong password.
 Both brokers report each refusal here (`Refusal`): the embedded one from its plugins, Mosquitto
 from its log (`mosquitto_refusal` reads one line of it). `Refusals` counts them by what was
-refused, by whom, and what was asked for, logs the first of each and then every tenfold count
-(1, 10, 100...), so that a flood neither fills the log nor hides itself::
+refused and by whom (a user of the event, or an address), keeping the latest thing asked for,
+and logs the first of each and then every tenfold count (1, 10, 100...), so that a flood
+neither fills the log nor hides itself. What a client makes up (a username, a topic) is never
+part of the key: nobody can push the event's own users out of the list::
 
     >>> refusals = Refusals()
     >>> refusals(Refusal(PUBLISH, "table-5", "layli/table/table-3/result"))
-    >>> refusals(Refusal(PUBLISH, "table-5", "layli/table/table-3/result"))
-    >>> [(row["kind"], row["who"], row["count"]) for row in refusals.rows()]
-    [('publish', 'table-5', 2)]
+    >>> refusals(Refusal(PUBLISH, "table-5", "layli/table/table-3/assignment"))
+    >>> [(row["kind"], row["who"], row["what"], row["count"]) for row in refusals.rows()]
+    [('publish', 'table-5', 'layli/table/table-3/assignment', 2)]
     >>> refusals.counts()
     {'publish': 2}
 
-It keeps at most `limit` different refusals; the rest are counted together as one row. It is
-in memory only (the server's log keeps what it said): the broker refused these, nothing of the
+It keeps a row for each of the event's `users` that needs one, and at most `limit` rows for
+anyone else (an address, a made-up name); beyond them, a kind's refusals from anyone new are
+counted in one row of that kind ("others"). It is in memory only (the server's log keeps what it said): the broker refused these, nothing of the
 event's changed.
 """
 
@@ -28,7 +31,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,36 +74,44 @@ class Refusal:
 
 
 class Refusals:
-    """Refusals counted by (kind, who, what), at most `limit` different ones (the rest in one
-    row of their own). Callable: a broker reports each refusal by calling it, from its own
+    """Refusals counted by (kind, who), each row keeping the latest `what`; a row for each of
+    `users` (the event's) that needs one, and at most `limit` for anyone else (then one more a
+    kind, "others"). Callable: a broker reports each refusal by calling it, from its own
     thread; `on_change`, when set, is called after each (the server publishes its counts)."""
 
-    OTHERS = ("others", "-", "more kinds of refusal than are kept apart")
+    OTHERS = "others"
 
-    def __init__(self, limit: int = 200, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, users: Iterable[str] = (), limit: int = 1000,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.users = frozenset(users)
         self.limit = limit
+        self._strangers = 0             # rows of whoever is not one of `users`
         self.clock = clock
         self.on_change: Callable[[], None] | None = None
         self._lock = threading.Lock()
-        self._rows: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._rows: dict[tuple[str, str], dict[str, Any]] = {}
         self._counts: dict[str, int] = {}
 
     def __call__(self, refusal: Refusal) -> None:
-        key = (refusal.kind, refusal.who, refusal.what)
+        key = (refusal.kind, refusal.who)
         now = self.clock()
         with self._lock:
-            if key not in self._rows and len(self._rows) >= self.limit:
-                key = self.OTHERS
+            if key not in self._rows and refusal.who not in self.users:
+                if self._strangers >= self.limit:
+                    key = (refusal.kind, self.OTHERS)
+                else:
+                    self._strangers += 1
             row = self._rows.get(key)
             if row is None:
-                row = self._rows[key] = {"kind": key[0], "who": key[1], "what": key[2],
+                row = self._rows[key] = {"kind": key[0], "who": key[1], "what": "",
                                          "count": 0, "first": now, "last": now}
             row["count"] += 1
             row["last"] = now
+            row["what"] = refusal.what
             count = row["count"]
             self._counts[refusal.kind] = self._counts.get(refusal.kind, 0) + 1
         if _tenfold(count):
-            log.warning("the broker: %s%s", refusal.words(),
+            log.warning("turned away: %s%s", refusal.words(),
                         "" if count == 1 else " (%d times)" % count)
         if self.on_change is not None:
             self.on_change()

@@ -416,7 +416,15 @@ class Mosquitto(_Managed):
             fcntl.fcntl(stream.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         except (ImportError, AttributeError, OSError):
             pass                        # the default buffer: Mosquitto waits if we lag
-        with stream, open(self.log_path, "ab") as kept:
+        # Whatever goes wrong here, the pipe is read to its end: Mosquitto would block on a
+        # full one, and the event's broker with it.
+        try:
+            kept = open(self.log_path, "ab")
+        except OSError as error:
+            log.error("%s cannot be written (%s): Mosquitto's log is read, not kept",
+                      self.log_path, error)
+            kept = None
+        with stream:
             for raw in stream:
                 line = raw.decode("utf-8", "replace")
                 refusal = mosquitto_refusal(line)
@@ -425,10 +433,18 @@ class Mosquitto(_Managed):
                         self.refusals(refusal)
                     except Exception:           # the log must go on being read
                         log.exception("reporting %r failed", refusal)
-                if refusal is None and log_text(line).startswith(CHATTER):
+                if kept is None or (refusal is None and log_text(line).startswith(CHATTER)):
                     continue
-                kept.write(raw)
-                kept.flush()
+                try:
+                    kept.write(raw)
+                    kept.flush()
+                except OSError as error:        # a full disk: read on, keep nothing
+                    log.error("%s: %s; Mosquitto's log is read, no longer kept",
+                              self.log_path, error)
+                    kept.close()
+                    kept = None
+        if kept is not None:
+            kept.close()
 
     def _running_since(self, offset: int) -> bool:
         try:
@@ -578,22 +594,54 @@ class Oversized(Exception):
 
 
 class _LimitedReader(StreamReaderAdapter):
-    """amqtt's reader of one connection, refusing to read a packet's part larger than
-    `MAX_PACKET` (amqtt would read 256 MB into memory): the connection ends, as Mosquitto's
-    ``max_packet_size`` ends it, and the refusal is reported. `who` is the connection's user
-    once known, its address before."""
+    """amqtt's reader of one connection, which follows the MQTT framing of what passes
+    through it and refuses a packet whose declared length is over `MAX_PACKET` before its
+    body is read (amqtt would read up to 256 MB: a SUBSCRIBE a filter at a time, each read
+    small): the connection ends, as Mosquitto's ``max_packet_size`` ends it, and the refusal
+    is reported. `who` is the connection's user once known, its address before."""
+
+    TYPE, LENGTH, BODY = range(3)
 
     def __init__(self, reader: asyncio.StreamReader, report: Report) -> None:
         super().__init__(reader)
         self.report = report
         self.who = "somebody"
+        self._state = self.TYPE
+        self._length = self._shift = self._left = 0
 
     async def read(self, n: int = -1) -> bytes:
-        if n > MAX_PACKET:
-            self.report(Refusal(OVERSIZED, self.who, "a packet of %d bytes" % n))
-            raise Oversized("%s sent a packet of %d bytes, more than %d" % (self.who, n,
-                                                                           MAX_PACKET))
-        return await super().read(n)
+        data = await super().read(n)
+        self._follow(data)
+        return data
+
+    def _follow(self, data: bytes) -> None:
+        """Walk the packets' fixed headers (a type byte, then the remaining length, 7 bits a
+        byte) and count their bodies down."""
+        at = 0
+        while at < len(data):
+            if self._state == self.BODY:
+                taken = min(self._left, len(data) - at)
+                self._left -= taken
+                at += taken
+                if not self._left:
+                    self._state = self.TYPE
+                continue
+            byte = data[at]
+            at += 1
+            if self._state == self.TYPE:
+                self._state, self._length, self._shift = self.LENGTH, 0, 0
+                continue
+            self._length += (byte & 0x7F) << self._shift
+            self._shift += 7
+            if byte & 0x80 and self._shift < 28:
+                continue
+            if self._length > MAX_PACKET or byte & 0x80:
+                self.report(Refusal(OVERSIZED, self.who, "a packet of %d bytes or more"
+                                    % self._length))
+                raise Oversized("%s sent a packet of %d bytes, more than %d" % (
+                    self.who, self._length, MAX_PACKET))
+            self._left = self._length
+            self._state = self.BODY if self._left else self.TYPE
 
 
 async def _close(writer: Any) -> None:
@@ -663,7 +711,7 @@ class _Broker(Broker):
             except OSError:
                 pass                    # it has gone already: refused all the same
             await _close(writer)
-            raise MQTTError("%s refused: %s:%s" % (session.client_id, remote_address,
+            raise MQTTError("%s refused: %s:%s" % (_shown(session.client_id), remote_address,
                                                    remote_port))
         if isinstance(reader, _LimitedReader):
             reader.who = _shown(session.username)

@@ -177,12 +177,14 @@ CREATE TABLE rejections (
 );
 CREATE INDEX rejections_by_time ON rejections (at);
 INSERT INTO rejections (table_id, reason, count, first_at, at, topic, detail, payload)
-    SELECT table_id, reason, COUNT(*), MIN(at), MAX(at), topic, detail, payload FROM (
-        SELECT CASE WHEN topic LIKE 'layli/table/%/%'
-                    THEN substr(topic, 13, instr(substr(topic, 13), '/') - 1) ELSE '' END
-                   AS table_id, reason, at, topic, detail, payload
-        FROM rejected ORDER BY id)
-    GROUP BY table_id, reason;
+    SELECT kept.table_id, kept.reason, kept.count, kept.first_at, latest.at, latest.topic,
+           latest.detail, latest.payload
+    FROM (SELECT table_id, reason, COUNT(*) AS count, MIN(at) AS first_at, MAX(id) AS last
+          FROM (SELECT CASE WHEN topic LIKE 'layli/table/%/%'
+                            THEN substr(topic, 13, instr(substr(topic, 13), '/') - 1)
+                            ELSE '' END AS table_id, reason, at, id FROM rejected)
+          GROUP BY table_id, reason) AS kept
+    JOIN rejected AS latest ON latest.id = kept.last;
 DROP INDEX rejected_by_reason;
 DROP TABLE rejected;
 """

@@ -250,10 +250,9 @@ class TournamentServer:
         if not incoming.payload:
             return                      # a retained message being cleared
         self.counters["received"] += 1
-        if not self._within_limits(incoming.topic):
-            return
         try:
-            self.handle(incoming.topic, incoming.payload)
+            if self._within_limits(incoming.topic):
+                self.handle(incoming.topic, incoming.payload)
         except Exception:               # paho's thread must live on: say so, drop the message
             log.exception("handling %s failed", incoming.topic)
             self.counters["errors"] += 1
@@ -397,8 +396,12 @@ class TournamentServer:
         names or variant a table made up."""
         if fields["game"] is None:
             return                      # idle: its board shows whatever it shows, no game
-        if any(moved.game_id == fields["game"] and moved.from_table == table
-               for moved in self.store.relocations()):
+        try:
+            at = self.store.game(fields["game"]).table
+        except StoreError:
+            at = None                   # no such game: _assigned_game says so
+        if at != table and any(moved.game_id == fields["game"] and moved.from_table == table
+                               for moved in self.store.relocations()):
             raise Stale()
         row = self._assigned_game(table, fields["game"], "a state")
         variant = self.store.event().variant
