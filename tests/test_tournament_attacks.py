@@ -65,8 +65,12 @@ class Event:
         self.links = {table: TableLink(table, broker.url, table, credentials.password(table),
                                        state_dir / table, reconnect_delay=(0.05, 0.5))
                       for table in TABLES}
+        # round 1's assignment: the server, as it connected, may first have said "no game
+        # yet" (round 0), retained, and a link may hear that one first
         for table, link in self.links.items():
-            wait_for(lambda: link.assignment is not None, "%s's assignment" % table)
+            wait_for(lambda: link.assignment is not None
+                     and link.assignment.fields["game"] is not None,
+                     "%s's assignment" % table)
 
     def close(self) -> None:
         for link in self.links.values():

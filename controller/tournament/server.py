@@ -601,7 +601,15 @@ class TournamentServer:
             self._publish_table(table)
 
     def _announce_round(self) -> None:
-        """Tell every table what it plays in the latest round (retained)."""
+        """Tell every table what it plays in the latest round (retained).
+
+        One announcement at a time, with the pairing: the one a (re)connection makes on
+        paho's thread read round 0 while the arbiter paired round 1, and, queued after that
+        round's, left "no game" retained for the tables (a test caught it)."""
+        with self._lock:
+            self._announce_latest_round()
+
+    def _announce_latest_round(self) -> None:
         store = self.store
         event = store.event()
         number = store.last_round()
