@@ -22,13 +22,13 @@ from controller.tournament import server as server_module
 from controller.tournament.audit import (AGAIN, LIMITED, LOGIN, OVERSIZED, PUBLISH, SUBSCRIBE,
                                          Refusal, Refusals)
 from controller.tournament.broker import MAX_PACKET, Mosquitto
-from controller.tournament.messages import MAX_PAYLOAD
 from controller.tournament.credentials import SERVER_CLIENT_ID, Credentials
-from controller.tournament.messages import topic
+from controller.tournament.messages import MAX_PAYLOAD, topic
 from controller.tournament.server import TournamentServer
 from controller.tournament.store import Store
 from controller.tournament.table import TableLink
 from controller.tournament.web import arbiter_state
+from simulator.attacks import Attacker
 from tournament_fixtures import (EVENT, TABLES, Listener, broker, credentials,  # noqa: F401
                                  embedded_broker, mosquitto, wait_for)
 
@@ -97,17 +97,11 @@ def event(broker, credentials, tmp_path) -> Iterator[Event]:  # noqa: F811
 
 def attacker(broker, credentials: Credentials, username: str, client_id: str,
              password: str | None = None) -> tuple[mqtt.Client, list[str]]:
-    """A client of `username` (its own password unless told) asking for `client_id`; the
-    answers to its CONNECTs so far."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=mqtt.MQTTv311)
-    client.username_pw_set(username, password or credentials.password(username))
-    answers: list[str] = []
-    client.on_connect = lambda c, u, f, reason_code, p: answers.append(str(reason_code))
-    client.reconnect_delay_set(0.05, 0.2)      # as a stubborn attacker would, again and again
-    client.connect_async("127.0.0.1", broker.port)
-    client.loop_start()
-    wait_for(lambda: answers, "the broker's answer to %s as %s" % (username, client_id))
+    """A client of `username` (its own password unless told) asking for `client_id`, trying
+    again and again as a stubborn attacker would; the answers to its CONNECTs so far."""
+    client, answers = Attacker(broker.url, username, password or credentials.password(username),
+                               victim="").client(client_id)
+    client.reconnect_delay_set(0.05, 0.2)
     return client, answers
 
 

@@ -397,13 +397,14 @@ class TournamentServer:
         if fields["game"] is None:
             return                      # idle: its board shows whatever it shows, no game
         try:
-            at = self.store.game(fields["game"]).table
+            row = self.store.game(fields["game"])
         except StoreError:
-            at = None                   # no such game: _assigned_game says so
-        if at != table and any(moved.game_id == fields["game"] and moved.from_table == table
-                               for moved in self.store.relocations()):
+            row = None                  # no such game: _assigned_game says so
+        if row is not None and row.table != table and any(
+                moved.game_id == row.id and moved.from_table == table
+                for moved in self.store.relocations()):
             raise Stale()
-        row = self._assigned_game(table, fields["game"], "a state")
+        row = self._assigned_game(table, fields["game"], "a state", row)
         variant = self.store.event().variant
         if fields["variant"] != variant:
             raise MessageError("%s sent a state of %s in %s, not the event's %s" % (
@@ -455,10 +456,12 @@ class TournamentServer:
             self.pair_next_round()
         return result
 
-    def _assigned_game(self, table: str, game: str, what: str = "a result") -> GameRow:
-        """The game `table` was given as `game`, or MessageError (`what` it sent for it)."""
+    def _assigned_game(self, table: str, game: str, what: str = "a result",
+                       row: GameRow | None = None) -> GameRow:
+        """The game `table` was given as `game` (its `row`, if read already), or MessageError
+        (`what` it sent for it)."""
         try:
-            row = self.store.game(game)
+            row = row if row is not None else self.store.game(game)
         except StoreError:
             raise MessageError("%s sent %s for %s, a game this event does not have"
                                % (table, what, game)) from None
