@@ -64,6 +64,10 @@ def device_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rail", type=int, default=None)
     parser.add_argument("--gone", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--swap-rings", default="")
+    parser.add_argument("--backwards", type=int, default=None)
+    parser.add_argument("--order", default=None)
+    parser.add_argument("--bad-ground", type=float, default=0.0)
     args = parser.parse_args(argv)
     sys.path[:0] = [str(FIRMWARE / "fakes"), str(FIRMWARE), str(FIRMWARE / "tests"),
                     str(CHECKOUT)]
@@ -123,6 +127,9 @@ def device_main(argv: list[str] | None = None) -> int:
     weight = [0] * len(cells)
     releases: list[tuple[int, int]] = []
     layout = settings["game"]["layout"]
+    rings = PhysicalRings(layout, settings["leds"]["order"], args.order or
+                          settings["leds"]["order"], args.backwards,
+                          [int(p) for p in args.swap_rings.split(",") if p])
     sounded = False
     bridge.start()
     print("ready", flush=True)
@@ -132,8 +139,12 @@ def device_main(argv: list[str] | None = None) -> int:
         if words[0] == "R":
             until = clock.ticks_ms() + int(words[1])
             while clock.ticks_ms() < until:
+                # a ground shared by the strip's current and the cells: each amp the strip
+                # draws adds its own noise and a shift (a scenario, not a measurement)
+                amps = args.bad_ground and rings.current_ma(device.strip.pixels) / 1000
                 for place, cell in enumerate(cells):
-                    cell.value = tare[place] + weight[place] + round(rng.gauss(0, NOISE_RAW))
+                    cell.value = tare[place] + weight[place] + round(rng.gauss(0, NOISE_RAW)) \
+                        + round(amps * args.bad_ground * (1 + rng.gauss(0, 1)))
                 if args.stuck is not None:      # a cell that is not connected: no noise
                     cells[args.stuck].value = tare[args.stuck]
                 if args.rail is not None:       # a bridge wire off: the input at a rail
@@ -154,14 +165,67 @@ def device_main(argv: list[str] | None = None) -> int:
                 machine.drive(gpio, 0)
                 releases.append((gpio, clock.ticks_ms() + int(words[2])))
         elif words[0] == "L":
-            pixels = device.strip.pixels
-            answer = json.dumps([place for place, leds in enumerate(layout)
-                                 if any(pixels[3 * led:3 * led + 3] != b"\0\0\0"
-                                        for led in leds)])
+            answer = json.dumps(rings.lit(device.strip.pixels))
+        elif words[0] == "V":
+            answer = json.dumps(rings.view(device.strip.pixels))
         elif words[0] == "Z":
             answer, sounded = ("1" if sounded else "0"), False
         print(answer, flush=True)
     return 0
+
+
+class PhysicalRings:
+    """The rings as the maker sees them on the board, whatever the firmware meant: the strip's
+    LEDs in the firmware's `layout` (place -> strip indices); a strip that takes its colours in
+    `order` where the firmware sends `sent`; a ring wired `backwards` (that place's: no data
+    reaches it, nor any LED after it on the strip); the rings of places `swapped` [a, b] in
+    each other's place."""
+
+    def __init__(self, layout: list[list[int]], sent: str, order: str,
+                 backwards: int | None, swapped: list[int]) -> None:
+        self.layout = layout
+        self.ring_at = list(range(len(layout)))     # place -> whose LEDs are round it
+        if swapped:
+            a, b = swapped
+            self.ring_at[a], self.ring_at[b] = b, a
+        self.cut = None if backwards is None else min(layout[backwards])
+        # the strip shows byte k of an LED as colour order[k]; byte k carries colour sent[k]
+        self.shown_from = ["RGB".index(sent[k]) for k in range(3)]
+        self.order = order
+
+    def _pixel(self, pixels: bytes, i: int) -> tuple[int, int, int]:
+        if self.cut is not None and i >= self.cut:
+            return (0, 0, 0)
+        rgb = pixels[3 * i:3 * i + 3]
+        shown = [0, 0, 0]
+        for k in range(3):          # the value of the sent byte k, shown as order[k]
+            shown["RGB".index(self.order[k])] = rgb[self.shown_from[k]]
+        return (shown[0], shown[1], shown[2])
+
+    def view(self, pixels: bytes) -> list[dict]:
+        """Per place: how many of its ring's LEDs are lit, of how many, and the colour a
+        person names them (red, green, blue, white; none)."""
+        out = []
+        for place in range(len(self.layout)):
+            leds = [self._pixel(pixels, i) for i in self.layout[self.ring_at[place]]]
+            lit = [p for p in leds if any(p)]
+            colour = "none"
+            if lit:
+                r, g, b = [sum(p[k] for p in lit) for k in range(3)]
+                top = max(r, g, b)
+                named = [name for name, v in (("red", r), ("green", g), ("blue", b))
+                         if v >= top / 2]
+                colour = named[0] if len(named) == 1 else "white"
+            out.append({"lit": len(lit), "of": len(leds), "colour": colour})
+        return out
+
+    def lit(self, pixels: bytes) -> list[int]:
+        """The places whose ring shows any light."""
+        return [place for place, seen in enumerate(self.view(pixels)) if seen["lit"]]
+
+    def current_ma(self, pixels: bytes) -> float:
+        """What the strip draws, 20 mA a channel at full (the WS2812B's LED current)."""
+        return sum(sum(self._pixel(pixels, i)) for i in range(len(pixels) // 3)) * 20 / 255
 
 
 if __name__ == "__main__":
@@ -178,8 +242,9 @@ from controller.drivers.serial_link import SerialLink                       # no
 from controller.hardware import bringup                                     # noqa: E402
 from controller.hardware.firmware import firmware_config                    # noqa: E402
 from controller.hardware.profile import load                                # noqa: E402
-from controller.session.bringup import (AWAY, HAND, HEARD, PRESS, RINGS, SEED,  # noqa: E402
-                                        place_words)
+from controller.session.bringup import (AWAY, COLOUR, HAND, HEARD, LIT, PRESS,  # noqa: E402
+                                        RINGS, SEED, WHICH, place_words)
+from controller.session.ledcheck import place_key, strip_order                # noqa: E402
 from fakes import RecordingPixelBuf                                         # noqa: E402
 
 
@@ -262,6 +327,8 @@ class ScriptedMaker:
         if task is not None:
             if task.kind == SEED:
                 lit = json.loads(self.pico.ask("L"))
+                if "its ring is not right" in task.text:    # told where, not lit: by name
+                    lit = [task.place]
                 if lit:                         # the strip shows it: the seed goes there
                     self.lit_seen.append((task.place, lit))
                     store = lit[0] >= self.places - 2
@@ -283,13 +350,40 @@ class ScriptedMaker:
         return self.pico.ask("Z") == "1"
 
 
-def bridge_test(tmp_path: Path, *options: str, patience: int = 100):
-    """The bring-up test of a pico-bridge-2x6 board whose Pico runs with `options`."""
+
+class LookingMaker(ScriptedMaker):
+    """A scripted maker who also answers the LEDs' questions (ledcheck.py), from what the
+    board's rings show (the device's `V`). Without them (ScriptedMaker) the bring-up skips the
+    LEDs, as it does for a person who cannot answer."""
+
+    def choose(self, task) -> str | None:
+        """What the maker sees on the board's rings, in the words asked."""
+        self.said.append(task.text)
+        self.asked.append(task)
+        view = json.loads(self.pico.ask("V"))
+        lit = [place for place, seen in enumerate(view) if seen["lit"]]
+        if task.kind == COLOUR:
+            colours = {view[place]["colour"] for place in lit}
+            return colours.pop() if len(colours) == 1 else ("none" if not lit else "white")
+        if task.kind == WHICH:
+            return place_key(lit[0], self.places // 2 - 1) if lit else None
+        assert task.kind == LIT
+        own = view[task.place]
+        if own["lit"] == own["of"] and lit == [task.place]:
+            return "whole"
+        if own["lit"]:
+            return "part"
+        return "other" if lit else "dark"
+
+
+def bridge_test(tmp_path: Path, *options: str, patience: int = 100, leds: bool = False):
+    """The bring-up test of a pico-bridge-2x6 board whose Pico runs with `options`; with
+    `leds`, the maker answers the LEDs' questions too (they take a third of the test's time)."""
     profile = load("pico-bridge-2x6")
     pico = Pico(tmp_path, profile.name, *options)
     clock = LockstepClock(pico)
     serial = SerialLink(pico.link, timeout=0, retry_s=0.005, max_retry_s=0.02)
-    maker = ScriptedMaker(pico, clock, profile.places, patience)
+    maker = (LookingMaker if leds else ScriptedMaker)(pico, clock, profile.places, patience)
     try:
         board = bringup.open_board(profile, pico.link, clock, serial=serial)
         try:
@@ -306,7 +400,7 @@ def fix_texts(report) -> list[str]:
 
 
 def test_a_board_wired_right_is_all_well(tmp_path):
-    report, maker = bridge_test(tmp_path)
+    report, maker = bridge_test(tmp_path, leds=True)
     text = "\n".join(report.lines())
     assert report.ok, text
     assert all(report.tested) and report.fixes == []
@@ -319,6 +413,12 @@ def test_a_board_wired_right_is_all_well(tmp_path):
     assert report.buzzer is True
     assert text.endswith("All is well: every place, cell, button and the buzzer answered.")
     assert "South's pit 3    ok" in text and "North's store    ok" in text
+    # the LEDs: red and green seen as such, every ring whole in the strip's order (South's
+    # row west to east, South's store, North's row, North's store), the cells steady under load
+    assert [task.kind for task in maker.asked[:2]] == [COLOUR, COLOUR]
+    assert [task.place for task in maker.asked if task.kind == LIT] == [
+        0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11, 13]
+    assert "  the cells read as steadily with every ring lit: ok" in maker.said
 
 
 def test_crossed_data_wires_are_both_named(tmp_path):
@@ -588,3 +688,69 @@ def test_the_places_are_named_as_everywhere_else():
     assert [place_words(place, 7) for place in (0, 6, 7, 13, 14, 15)] == [
         "South's pit 1", "South's pit 7", "North's pit 1", "North's pit 7", "South's store",
         "North's store"]
+
+
+def test_the_strips_colour_order_is_worked_out_from_two_answers():
+    assert strip_order("GRB", "red", "green") == "GRB"
+    assert strip_order("GRB", "green", "red") == "RGB"
+    assert strip_order("RGB", "blue", "green") == "BGR"
+    assert strip_order("GRBW", "green", "red") == "RGBW"
+    assert strip_order("GRB", "red", "red") is None and strip_order("GRB", "none", "red") is None
+    for sent in ("RGB", "GRB", "BRG", "GBR", "BGR", "RBG"):   # what the maker's eyes see
+        for real in ("RGB", "GRB", "BRG", "GBR", "BGR", "RBG"):
+            rings = PhysicalRings([[0]], sent, real, None, [])
+            seen = [rings.view(bytes(colour))[0]["colour"]
+                    for colour in ((255, 0, 0), (0, 255, 0))]
+            assert strip_order(sent, *seen) == real, (sent, real, seen)
+
+
+def test_a_ring_wired_backwards_and_a_strip_in_rgb_are_named(tmp_path):
+    # South's pit 4's ring takes its data on its DOUT pad: it and every ring after it on the
+    # strip stay dark; the strip takes RGB where the profile says GRB
+    report, maker = bridge_test(tmp_path, "--backwards", "3", "--order", "RGB", leds=True)
+    fixes = fix_texts(report)
+    assert fixes[0] == (
+        "The rings show red as green and green as red: the strip takes its colours in the "
+        "order RGB, not GRB. Write order = \"RGB\" in the profile's [leds] (and make the "
+        "Pico's config.json again).")
+    assert fixes[1].startswith("South's pit 4's ring (LEDs 36-47 of the strip) stays dark: "
+                               "its data comes in on the wrong pad (the ring is wired "
+                               "backwards"), fixes[1]
+    assert fixes[1].endswith("Every ring after it on the strip (10: S5, S6, S store, N1, N2, "
+                             "N3, N4, N5, N6, N store) stays dark until it is mended."), fixes[1]
+    assert len(fixes) == 2, fixes                   # the seeds went where the places were said
+    assert all(report.tested)
+    lit_questions = [task.place for task in maker.asked if task.kind == LIT]
+    assert lit_questions == [0, 1, 2, 3]            # none after the first dark ring
+
+
+def test_swapped_rings_and_a_bad_ground_are_named(tmp_path):
+    # the rings of South's pit 2 and North's pit 5 in each other's place on the strip, and the
+    # strip's current through the cells' ground: 400 raw of noise and shift an amp
+    report, maker = bridge_test(tmp_path, "--swap-rings", "1,10", "--bad-ground", "400",
+                                leds=True)
+    fixes = fix_texts(report)
+    assert fixes[0] == (
+        "The rings of South's pit 2 and North's pit 5 are swapped: lit for one, the other "
+        "lights. Swap the two rings' places in the chain, or their entries in the profile's "
+        "[leds] places.")
+    assert fixes[1].startswith("With every ring lit (the strip at its cap, about 1987 mA) 14 "
+                               "of the load cells read worse than on the dark board: S1 ("), \
+        fixes[1]
+    assert "run the strip's ground back to the star point on a wire of its own" in fixes[1]
+    assert report.fixes[1].channels == tuple(range(14))
+    assert len(fixes) == 2, fixes
+    assert all(report.tested)
+
+
+def test_the_console_person_chooses_by_a_word_or_its_start():
+    from io import StringIO
+    from controller.session.bringup import Task
+    person = bringup.ConsolePerson(stdin=StringIO("maybe\nW\nwh\nn\n"), stdout=StringIO())
+    task = Task(LIT, "Is the ring lit?", options=("whole", "part", "other", "dark"))
+    assert person.choose(task) == "whole"           # "maybe" is none, "W" is whole's start
+    task = Task(COLOUR, "What colour?", options=("red", "green", "blue", "white", "none"))
+    assert person.choose(task) == "white"           # "wh": white, not one of two
+    assert person.choose(task) == "none"
+    assert person.choose(task) is None              # the input ended
+    assert "Please answer one of: whole, part, other, dark." in person.stdout.getvalue()

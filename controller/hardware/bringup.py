@@ -33,7 +33,7 @@ from typing import Any, Callable, Protocol, TextIO
 
 from controller.errors import UsageError
 from controller.guide.frame import DARK, STEADY, Frame
-from controller.guide.pixels import render
+from controller.guide.pixels import LedLayout, render
 from controller.hardware.profile import Profile
 from controller.protocol.messages import Buzz, Leds, State, StateRequest
 from controller.session.bringup import (AWAY, HAND, PRESS, SEED, SELF_TEST_DONE,
@@ -73,6 +73,7 @@ class _Strip:
 
     def __init__(self, profile: Profile, clock: Clock) -> None:
         self.layout = profile.led_layout()
+        self.led_order = profile.leds.order
         self.places = profile.places
         self.clock = clock
         self.frame: Frame | None = None
@@ -88,9 +89,19 @@ class _Strip:
         """Where a wire goes: a sensor channel's input, a button's pin, "buzzer", "clock"."""
         return self._pins.get(what, str(what))
 
+    @property
+    def leds(self) -> LedLayout:
+        """Which strip LEDs light each place, and the caps (the bring-up's LED check)."""
+        return self.layout
+
     def show(self, frame: Frame) -> None:
         self.frame = frame
         self._draw(self.clock.now_ms())
+
+    def show_leds(self, pixels: list[tuple[int, int, int]]) -> None:
+        """The whole strip as it is given, one (r, g, b) an LED (no frame redrawn over it)."""
+        self.frame = None
+        self._send(pixels)
 
     def _redraw(self, now: int) -> None:
         frame = self.frame
@@ -284,6 +295,21 @@ class ConsolePerson:
             self.stdin.readline()
             return True
         return False
+
+    def choose(self, task: Task) -> str | None:
+        """One of `task.options`, as typed (any case; the first letters of one will do when
+        they are no other's); None at the end of the input."""
+        options = list(task.options or ())
+        while True:
+            reply = self._input(task.text + " ")
+            if reply is None:
+                return None
+            typed = reply.strip().lower()
+            exact = [o for o in options if o.lower() == typed]
+            start = [o for o in options if typed and o.lower().startswith(typed)]
+            if exact or len(start) == 1:
+                return (exact or start)[0]
+            self.tell("Please answer one of: %s." % ", ".join(options))
 
     def answer(self, task: Task) -> bool | None:
         while True:

@@ -1,7 +1,9 @@
 """The bring-up test of a board just built: for a maker who has just soldered it, place by place,
 in their words.
 
-It lights each place in turn and asks for a seed there (a hand, on a board of IR beams), and
+It first looks at the LEDs (ledcheck.py): the strip's colour order, each ring lit alone in the
+strip's order (a ring wired backwards, a dead LED, rings in another order), and every ring at
+the strip's current cap while the load cells are read (a bad ground). Then it lights each place in turn and asks for a seed there (a hand, on a board of IR beams), and
 the sensor that answers must be that place's: another place's names the crossed wire. It
 looks at every load cell's readings (one stuck at a value, or at the converter's limit) and
 how fast each HX711 converts (a breakout still at 10 samples a second names its jumper), then
@@ -22,13 +24,15 @@ board runs it on the Pico itself (firmware/selftest.py). It talks to two objects
   (a guide Frame of every place), `wait(ms)` (let `ms` pass; returns the sensor frames,
   [(t_ms, values)], and the buttons pressed meanwhile, ["new_game", ...]), `periods_us()`
   (each HX711's conversion period in us, 0 where not known; None when the board cannot tell)
-  and `beep()`;
+  and `beep()`; a board that can light single LEDs also has `leds` (its LedLayout),
+  `led_order` (the profile's colour order) and `show_leds(pixels)` (see ledcheck.py);
 - the **person**: `tell(text)` (a line to read), `ready(text)` (do this, then say so),
   `ask(task)` (a `Task` at the board, which the board will see; returns at once),
   `status(text)` (what the board reads now, while it waits; may be ignored), `gave_up()`
   (True when the person says nothing happens: polled while waiting) and `answer(task)` (a
   yes-or-no question, RINGS or HEARD, in `task.text`: True, False, or None when this person
-  cannot answer it).
+  cannot answer it); and, to check the LEDs, `choose(task)` (one of `task.options`, or None).
+  Without those the LEDs' part is skipped (the Pico's own self-test).
 
 Nothing here needs calibrating first: a seed is a change that stands out of each cell's own
 noise, measured while the board is empty.
@@ -73,6 +77,9 @@ AWAY = "away"           # take the hand out of `place`
 PRESS = "press"         # press `button`
 RINGS = "rings"         # questions: was the lit ring round `place`?
 HEARD = "heard"         # did the buzzer sound?
+COLOUR = "colour"       # choices (ledcheck.py): what colour are the lit rings?
+LIT = "lit"             # what does the ring round `place` show?
+WHICH = "which"         # which place's ring is lit?
 
 
 def button_words(name):
@@ -89,15 +96,17 @@ def owner_colour(place, pits):
 
 class Task:
     """What the person is asked to do at the board — `kind` SEED, HAND, AWAY or PRESS at
-    `place` (or with `button`) — or asked about it (RINGS, HEARD), said in `text`."""
+    `place` (or with `button`) — or asked about it: a yes or no (RINGS, HEARD), or one of
+    `options` (COLOUR, LIT, WHICH: ledcheck.py), said in `text`."""
 
-    __slots__ = ("kind", "place", "button", "text")
+    __slots__ = ("kind", "place", "button", "text", "options")
 
-    def __init__(self, kind, text, place=None, button=None):
+    def __init__(self, kind, text, place=None, button=None, options=None):
         self.kind = kind
         self.text = text
         self.place = place
         self.button = button
+        self.options = options
 
     def __repr__(self):
         return "Task(%r, %r)" % (self.kind, self.text)
@@ -245,6 +254,7 @@ class BringUp:
         self.noise = [1.0] * self.channels
         self.dead = [False] * self.channels        # stuck, railed or silent: not watched
         self.found = {}                             # place -> the channel its seed moved
+        self.unlit = set()          # places whose ring does not light round them (ledcheck)
         self.rings = {}             # place -> whether its lit ring was round it (None: unsaid)
         # how long each part waits (a test on a slow interpreter may shorten them)
         self.look_ms = LOOK_MS
@@ -261,9 +271,13 @@ class BringUp:
 
     def run(self):
         """The whole test; returns the Report."""
-        self.person.tell("The bring-up test: each place lights in turn, then the buttons "
-                         "and the buzzer.")
+        self.person.tell("The bring-up test: the LEDs, then each place lights in turn, then "
+                         "the buttons and the buzzer.")
         streaming = self.look()
+        if getattr(self.board, "leds", None) is not None and \
+                getattr(self.person, "choose", None) is not None:
+            from .ledcheck import LedCheck          # only where there is someone to ask
+            LedCheck(self).run(streaming and self.board.counting)
         if streaming:
             self.tour()
         if self.board.counting:
@@ -275,7 +289,8 @@ class BringUp:
 
     # --- the empty board --------------------------------------------------------------------
 
-    def _gather(self, ms):
+    def gather(self, ms):
+        """The sensor frames of the next `ms`, [(t_ms, values)]."""
         frames = []
         waited = 0
         while waited < ms:
@@ -291,7 +306,7 @@ class BringUp:
         board.show(Frame(self.places))
         person.ready("Take every seed off the board and keep your hands off it.")
         person.tell("Watching the sensors for %g seconds ..." % (self.look_ms / 1000))
-        frames = self._gather(self.look_ms)
+        frames = self.gather(self.look_ms)
         if not frames:
             self._silent()
             return False
@@ -406,7 +421,10 @@ class BringUp:
             frame = Frame(self.places)
             frame.set(place, colour, STEADY)
             self.board.show(frame)
-            words = "%s (lit %s)" % (self.name(place), COLOUR_WORDS[colour])
+            if place in self.unlit:
+                words = "%s (its ring is not right: see the LEDs above)" % self.name(place)
+            else:
+                words = "%s (lit %s)" % (self.name(place), COLOUR_WORDS[colour])
             if counting:
                 # a store's cell is five times a pit's (5 kg): one seed may hide in its noise
                 seeds = "one seed" if place < 2 * self.pits else "%d seeds" % STORE_SEEDS
