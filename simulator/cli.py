@@ -8,7 +8,7 @@ import json
 from controller.commands.common import parse_options, ranged
 from controller.errors import UsageError
 from controller.rules import VARIANTS, Rules
-from simulator.run import run as run_games
+from simulator.run import board_profile, run as run_games
 
 KEYS = ("games", "completed", "board_matches_engine", "mistakes_made", "mistakes_flagged",
         "false_alarms", "skip_aheads", "sim_seconds_per_game", "wall_seconds")
@@ -40,6 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--faults", type=ranged(float, 0, 3600), default=0.0, metavar="PER_HOUR",
                         help="load cells break this often per simulated hour, each for 20-90 s "
                              "(counting sensing; adds faults_injected and faults_flagged)")
+    parser.add_argument("--profile", metavar="PROFILE",
+                        help="the board: a shipped profile or a .toml file (default: the shipped "
+                             "pico-bridge board of the game's size, pi-direct with --sensing "
+                             "activity); its seeds, and its load cells' sensitivity and noise")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--ui", action="store_true",
                         help="play on the virtual board in the browser instead (the variant "
@@ -71,17 +75,18 @@ def run(args: argparse.Namespace) -> int:
         if args.sensing != "counting":
             raise UsageError("--match: the next hand is set up from the load cells' counts: "
                              "it needs --sensing counting")
+    profile = board_profile(Rules(args.variant, options).n, args.sensing, args.profile)
     report = run_games(args.variant, args.games, args.mistakes, args.seed, args.sensing,
-                       options, args.faults, args.match)
+                       options, args.faults, args.match, profile)
     keys = MATCH_KEYS if args.match else KEYS
     if args.faults:
         keys += FAULT_KEYS
     if args.json:
         print(json.dumps({key: report[key] for key in keys}))
         return 0
-    print("%s, %d %s, %s sensing, mistake rate %g, seed %d" % (
+    print("%s, %d %s, %s sensing on %s, mistake rate %g, seed %d" % (
         args.variant, args.games, "match(es)" if args.match else "game(s)", args.sensing,
-        args.mistakes, args.seed))
+        profile.name, args.mistakes, args.seed))
     for key in keys[1:]:
         print("  %-22s %s" % (key, report[key]))
     return 0

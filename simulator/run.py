@@ -4,6 +4,10 @@ guide in between, on a simulated clock (host-only).
     result = play_game("layli-goobalay", seed=1, mistakes=0.05)
     result.completed, result.board_matches_engine, result.mistakes_made, ...
 
+The board is a real board's: a board profile (`board_profile`: by default the shipped one of the
+game's size) gives the seeds (their mass and mass spread) and, through its noise budget, each load
+cell's counts per gram and noise (`LoadCells.from_budget`: a pit's 1 kg cell, a store's 5 kg).
+
 Counting mode: the hand's work goes onto the physical board, the load cells weigh it with noise,
 drift and spikes through datasheet HX711 models read as the Pico firmware reads them (a frame
 every ~10.7 ms, a reading it cannot vouch for missing), `controller.sensing.CountingSensor`
@@ -28,9 +32,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from controller.errors import UsageError
 from controller.guide import OVER, SKIP
 from controller.guide.events import HAND_OVER, SENSOR_FAULT, SKIP_OFFERED, STEP_DONE
 from controller.guide.frame import BROKEN, DARK, FLASH, MORE, LESS, OFF
+from controller.hardware.noise import noise_budget, problems as noise_problems
+from controller.hardware.problems import ProfileError
+from controller.hardware.profile import Profile, load, shipped
 from controller.rules import Game
 from controller.sensing import CountingSensor
 from controller.sensing.activity import ActivitySensor
@@ -201,11 +209,45 @@ def _guidance(frame) -> list:
     return [place if place[1] != BROKEN else (OFF, DARK) for place in frame.places]
 
 
+def board_profile(pits: int, sensing: str = "counting", name: str | None = None) -> Profile:
+    """The profile of the board a game of `pits` pits a row is played on: `name` (a shipped
+    profile or a .toml file), or else the shipped board of the smallest size that has that many
+    pits, pico-bridge for counting sensing, pi-direct for activity. A UsageError (exit 2) for a
+    board too small or one that cannot sense that way, and a ProfileError for one whose places
+    cannot count its seeds (its calibration would refuse it, as a real board's would).
+
+        >>> board_profile(6).name, board_profile(8).name, board_profile(7, "activity").name
+        ('pico-bridge-2x6', 'pico-bridge-2x12', 'pi-direct-2x7')
+    """
+    if name is None:
+        kind = "pico-bridge" if sensing == "counting" else "pi-direct"
+        boards = [load(shipped_name) for shipped_name in shipped()
+                  if shipped_name.startswith(kind + "-")]
+        fitting = [profile for profile in boards if profile.pits >= pits]
+        if not fitting:
+            raise UsageError("no shipped board has %d pits a row" % pits)
+        return min(fitting, key=lambda profile: profile.pits)
+    profile = load(name)
+    if profile.pits < pits:
+        raise UsageError("the %s board has %d pits a row; the game needs %d" % (
+            profile.name, profile.pits, pits))
+    if sensing == "counting" and profile.sensors.kind != "load-cell":
+        raise UsageError("the %s board has %s sensors, which cannot count: give a load-cell "
+                         "board, or --sensing activity" % (profile.name, profile.sensors.kind))
+    if sensing == "counting":
+        problems = noise_problems(profile)
+        if problems:
+            raise ProfileError(problems)
+    return profile
+
+
 def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 0.0,
               sensing: str = "counting", options: dict | None = None,
               skip: bool = True, recording: dict | None = None,
-              faults: float = 0.0, match: bool = False) -> GameResult:
-    """One game from the standard start to the collection, on the simulated board. With a
+              faults: float = 0.0, match: bool = False,
+              profile: Profile | None = None) -> GameResult:
+    """One game from the standard start to the collection, on the simulated board of
+    `profile` (by default `board_profile`'s for the game's size and `sensing`). With a
     `recording` dict, the calibration and every sensor frame are kept in it (benchmarks replay
     them); with `faults`, load cells break that many times an hour (counting mode). With
     `match`, a whole match of hands (counting mode: docs/rules.md 2.1): at each hand's end the
@@ -215,14 +257,17 @@ def play_game(variant: str = "layli-goobalay", seed: int = 0, mistakes: float = 
     clock = SimClock()
     game = Game(variant, options)
     n = game.rules.n
-    board = PhysicalBoard(n, game.setup, rng, clock=clock)
+    if profile is None:
+        profile = board_profile(n, sensing)
+    seeds = noise_budget(profile)
+    board = PhysicalBoard(n, game.setup, rng, seeds.seed.mass_g, seeds.seed.mass_cv, clock=clock)
     session = Session(MemoryStorage(), variant, options, mode=sensing, match=match)
     # the players' own generator, apart from the sensors' noise
     player = LedPlayer(n, random.Random(seed * 31 + 17), mistakes, sensing)
     result = GameResult()
     watcher = _Watcher(result)
     if sensing == "counting":
-        cells = LoadCells(board, clock, rng)
+        cells = LoadCells.from_budget(board, clock, rng, seeds)
         calibration = cells.calibration()
         sensor: CountingSensor | ActivitySensor = CountingSensor(calibration,
                                                                  max_count=sum(game.setup))
@@ -332,13 +377,16 @@ def _perform(action: tuple, board: PhysicalBoard) -> None:
 
 
 def run(variant: str, games: int, mistakes: float, seed: int, sensing: str = "counting",
-        options: dict | None = None, faults: float = 0.0, match: bool = False) -> dict:
-    """`layli sim`'s report over `games` games (seeds seed, seed+1, ...); with `faults`, two
-    more keys: faults_injected and faults_flagged. With `match`, `games` whole matches of
-    hands, reported as MATCH_KEYS say."""
+        options: dict | None = None, faults: float = 0.0, match: bool = False,
+        profile: Profile | None = None) -> dict:
+    """`layli sim`'s report over `games` games (seeds seed, seed+1, ...) on `profile`'s board
+    (`board_profile`'s by default); with `faults`, two more keys: faults_injected and
+    faults_flagged. With `match`, `games` whole matches of hands, reported as MATCH_KEYS say."""
     start = time.perf_counter()
+    if profile is None:
+        profile = board_profile(Game(variant, options).rules.n, sensing)
     results = [play_game(variant, seed + k, mistakes, sensing, options, faults=faults,
-                         match=match)
+                         match=match, profile=profile)
                for k in range(games)]
     wall = time.perf_counter() - start
     played = max(games, 1)

@@ -46,6 +46,23 @@ spike of up to 3 seed masses in 1 of 2,000 readings (a conversion made while the
 and a hand in the pit that presses several seed masses, different in every reading. Faults can
 be injected per channel (`inject_fault`).
 
+A real board's figures come from its profile's noise budget (`controller.hardware.noise`):
+`LoadCells.from_budget` gives each channel the raw counts per gram of its own cell (a pit's 1 kg
+cell reads five times as many counts per seed as a store's 5 kg one) and the noise in counts of
+the HX711 at the board's data rate, the worse of the datasheet's and a measured breakout's:
+
+    >>> from controller.hardware import load
+    >>> from controller.hardware.noise import noise_budget
+    >>> profile = load("pico-bridge-2x6")
+    >>> budget = noise_budget(profile)
+    >>> seed = budget.seed
+    >>> board = PhysicalBoard(6, [4] * 12, random.Random(1), seed.mass_g, seed.mass_cv)
+    >>> cells = LoadCells.from_budget(board, board.clock, random.Random(2), budget)
+    >>> round(cells.per_seed_raw[0]), round(cells.per_seed_raw[12])     # a pit, a store
+    (15333, 3067)
+    >>> [round(n, 3) for n in cells.noise[11:13]]                  # in seed masses
+    [0.01, 0.051]
+
 Digital sensors (`pi-direct` profile): one per pit, reading 1 while the hand is in the pit. They
 see the hand, not seeds. About 1% of activations bounce: a flicker of a few milliseconds at the
 start or the end of the activation. A pit can be stuck at 0 or 1.
@@ -66,6 +83,7 @@ import math
 import random
 from typing import Iterator, NamedTuple, Sequence
 
+from controller.hardware.noise import NoiseBudget
 from controller.sensing.shared_clock import ReadPlanner
 
 from .board import PhysicalBoard
@@ -176,7 +194,7 @@ class LoadCells:
     def __init__(self, board: PhysicalBoard, clock: SimClock, rng: random.Random,
                  per_seed_raw: float | Sequence[float] = 2000.0,
                  tare_raw: int | Sequence[int] | None = None,
-                 noise: float = 0.05, drift_per_min: float = 0.2,
+                 noise: float | Sequence[float] = 0.05, drift_per_min: float = 0.2,
                  spike_rate: float = 1 / 2000, spike_max: float = 3.0,
                  hand_press: float = 6.0, periods_us: int | Sequence[int] | None = None,
                  spread: float = CHIP_SPREAD, jitter_us: int = JITTER_US) -> None:
@@ -184,8 +202,8 @@ class LoadCells:
         2000 is an HX711 at gain 128 with a 5 kg cell and 5 g seeds, leaving room for far more
         seeds than a pit holds before the rail. `tare_raw`: what an empty place reads (the cup
         on the cell plus the bridge's own imbalance); by default drawn per channel, because
-        no two real cells agree. `noise`, `drift_per_min`, `spike_max`, `hand_press` are in seed
-        masses; `spike_rate` is per reading.
+        no two real cells agree. `noise` (one value, or one per channel), `drift_per_min`,
+        `spike_max`, `hand_press` are in seed masses; `spike_rate` is per reading.
 
         The converters: `periods_us`, each chip's conversion period (by default drawn with
         `simulator.parts.hx711.spread_periods`: 10,702 us give or take `spread`, a fraction);
@@ -201,7 +219,8 @@ class LoadCells:
         if tare_raw is None:
             tare_raw = [rng.randint(-150_000, 150_000) for _ in range(channels)]
         self.tare_raw = _per_channel(tare_raw, channels, "tare_raw", int)
-        for name, value in (("noise", noise), ("drift_per_min", drift_per_min),
+        self.noise = _per_channel(noise, channels, "noise", float)
+        for name, value in (("noise", min(self.noise)), ("drift_per_min", drift_per_min),
                             ("spike_max", spike_max), ("hand_press", hand_press),
                             ("spread", spread), ("jitter_us", jitter_us)):
             if value < 0:
@@ -211,13 +230,12 @@ class LoadCells:
         if spread >= 0.5:
             raise ValueError("spread is a fraction of the period, under 0.5, not %r"
                              % (spread,))
-        self.noise = noise
         self.drift_per_min = drift_per_min
         self.spike_rate = spike_rate
         self.spike_max = spike_max
         self.hand_press = hand_press
         self.raw_per_gram = [raw / board.seed_mass_g for raw in self.per_seed_raw]
-        self._noise_raw = [noise * raw for raw in self.per_seed_raw]    # std in raw counts
+        self._noise_raw = [n * raw for n, raw in zip(self.noise, self.per_seed_raw)]  # raw std
         self.faults: dict[int, tuple[str, float]] = {}
         self.sample_count = 0
         self.spike_count = 0            # spikes put into samples so far (for tests and demos)
@@ -276,7 +294,22 @@ class LoadCells:
         seed's raw weight, the seeds' mass spread and the noise (controller.sensing)."""
         from controller.sensing import Calibration
         return Calibration(self.tare_raw, self.per_seed_raw, spread=self.board.spread,
-                           noise=[self.noise * raw for raw in self.per_seed_raw])
+                           noise=list(self._noise_raw))
+
+    @classmethod
+    def from_budget(cls, board: PhysicalBoard, clock: SimClock, rng: random.Random,
+                    budget: NoiseBudget, **flaws) -> LoadCells:
+        """The load cells of the board a profile's noise budget describes: every pit's channel
+        with the pit cell's raw counts per gram and noise in counts, the stores' with the
+        store cell's (`flaws`: the other keywords of the constructor). The board may have fewer
+        pits a row than the profile (a 2 x 12 board playing on 8): its pits use the pit cell."""
+        if not budget.places:
+            raise ValueError("%s has no load cells (its sensors are digital)" % budget.profile)
+        pit, store = budget.places[0], budget.places[-1]
+        cells = [pit] * board.size + [store] * 2
+        per_seed = [place.counts_per_gram * board.seed_mass_g for place in cells]
+        noise = [place.noise_counts / raw for place, raw in zip(cells, per_seed)]
+        return cls(board, clock, rng, per_seed_raw=per_seed, noise=noise, **flaws)
 
     # ---- faults -------------------------------------------------------------------------------
 

@@ -131,7 +131,7 @@ BROKEN = [
     ("a ring of the wrong size", "pico-standalone-2x6",
      [("{ start = 160, count = 16 },", "{ start = 160, count = 12 },"),
       ("length = 176", "length = 172")],
-     "leds.places[13].count", "North's store has 12 LEDs, but its ring (neopixel-ring-16) has 16"),
+     "leds.places[13].count", "North's store has 12 LEDs, but its ring (led-arc-16) has 16"),
     ("too much current", "pico-standalone-2x6", [("supply_ma = 4000", "supply_ma = 2000")],
      "power.strip_max_ma", "more than the supply's 2000 mA"),
     ("a supply asked for more than it gives", "pico-standalone-2x6",
@@ -152,7 +152,7 @@ BROKEN = [
      [('pit_part = "load-cell-1kg"', 'pit_part = "load-cell-3kg"')],
      "sensors.pit_part", "'load-cell-3kg' is not in the parts catalogue"),
     ("a part in the wrong role", "pico-standalone-2x6",
-     [('pit_part = "neopixel-ring-12"', 'pit_part = "hx711"')],
+     [('pit_part = "led-arc-12"', 'pit_part = "hx711"')],
      "leds.pit_part", "'hx711' is a amplifier, not a led-ring"),
     ("not a pin name", "pico-standalone-2x6", [('clock_pin = "GP2"', 'clock_pin = "D2"')],
      "sensors.clock_pin", "'D2' is not a pin: write GP<n>"),
@@ -324,7 +324,7 @@ def quantities(name: str) -> dict[str, int]:
 def test_the_bill_of_materials_follows_the_profile(capsys):
     small = quantities("pico-bridge-2x6")
     assert small["hx711"] == 14 and small["load-cell-1kg"] == 12 and small["load-cell-5kg"] == 2
-    assert small["neopixel-ring-12"] == 12 and small["neopixel-ring-16"] == 2
+    assert small["led-arc-12"] == 12 and small["led-arc-16"] == 2
     assert small["raspberry-pi-pico"] == 1 and small["raspberry-pi-4b-2gb"] == 1
     assert small["usb-a-micro-b"] == 1 and small["tactile-button-12mm"] == 4
     assert "74hc165" not in small and small["capacitor-100nf"] == 2      # 74AHCT125, 74LVC244A

@@ -3,12 +3,18 @@ and bills of materials (host-only).
 
     layli hardware list [--json]
     layli hardware check PROFILE [--json]       # PROFILE: a shipped name or a .toml path
+                                                # (its power and noise budgets)
     layli hardware wiring PROFILE [-o FILE.svg]
     layli hardware bom PROFILE [--json]               # with estimated prices and the total
-    layli hardware drawing PROFILE -o FILE.svg|FILE.dxf [--part top|mount]
+    layli hardware drawing PROFILE -o FILE.svg|FILE.dxf [--part top|top-N|mount|walls]
+    layli hardware model PROFILE [-o FILE.scad]       # the OpenSCAD model's parameters
+    layli hardware schematic PROFILE [-o FILE.kicad_sch|FILE.svg|FILE.pdf]
+    layli hardware harness PROFILE [--json|--csv]     # every wire: from, to, colour, gauge, length
     layli hardware test --profile PROFILE [--port DEVICE] [--config FILE]   # bring-up
 
-A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2.
+A broken profile prints one line per problem (file, key, what is wrong) and exits with status 2;
+so does a board where a place cannot count its seeds (one line per place, with the numbers:
+controller/hardware/noise.py).
 `test` exits with 0 when every place, cell, button and the buzzer answered, 1 when something
 needs fixing (controller/hardware/bringup.py).
 """
@@ -22,9 +28,11 @@ import sys
 from controller.errors import UsageError
 from controller.hardware.boards import BOARDS, board_of
 from controller.hardware.bom import bill, total_usd
+from controller.hardware.noise import GAIN, NoiseBudget, PlaceBudget, noise_budget
 from controller.hardware.problems import ProfileError
 from controller.hardware.profile import Budget, Profile, budget, check, load, shipped
 from controller.hardware.wiring import svg
+from controller.sensing.calibration import MIN_SEED_NOISE
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     actions.required = True
     listing = actions.add_parser("list", help="the shipped board profiles")
     listing.add_argument("--json", action="store_true", help="print one JSON object")
-    checking = actions.add_parser("check", help="validate a profile and print its power budget")
+    checking = actions.add_parser("check", help="validate a profile and print its power and "
+                                  "noise budgets")
     checking.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
     checking.add_argument("--json", action="store_true", help="print one JSON object")
     wiring = actions.add_parser("wiring", help="the wiring diagram of a profile, as SVG")
@@ -46,8 +55,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     drawing.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
     drawing.add_argument("-o", "--output", metavar="FILE", required=True,
                          help="FILE.svg or FILE.dxf (DXF needs the ezdxf package)")
-    drawing.add_argument("--part", choices=("top", "mount"),
-                         help="only the top plate or only the load-cell mounts (default both)")
+    drawing.add_argument("--part", metavar="top|top-N|mount|walls",
+                         help="only the top plate (every part as they join), only its part N "
+                              "(top-1 at the west end: one laser job), only the load-cell "
+                              "mounts, or only the walls (default: the plate and the mounts)")
+    model = actions.add_parser("model", help="the board's parameters for its OpenSCAD model "
+                               "(hardware/board.scad, hardware/cup.scad), and its checks")
+    model.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    model.add_argument("-o", "--output", metavar="FILE.scad",
+                       help="write it here (hardware/board-params.scad is what the models "
+                            "include), not to stdout")
+    schematic = actions.add_parser("schematic", help="the schematic of a profile: KiCad 6 "
+                                   "(.kicad_sch), SVG or PDF")
+    schematic.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    schematic.add_argument("-o", "--output", metavar="FILE",
+                           help="FILE.kicad_sch, FILE.svg or FILE.pdf (default: the KiCad "
+                                "file to stdout)")
+    wires = actions.add_parser("harness", help="every wire of a profile's board: from, to, "
+                               "colour, gauge, length")
+    wires.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
+    wires.add_argument("--json", action="store_true", help="print one JSON object")
+    wires.add_argument("--csv", action="store_true", help="print CSV, one wire a row")
     testing = actions.add_parser("test", help="the bring-up test of a board just built: each "
                                  "place's sensor, the load cells' rates, the buttons, the "
                                  "buzzer")
@@ -101,7 +129,20 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    profile = checked(args.profile)
+    profile = load(args.profile)
+    problems = check(profile)
+    seeds = noise_budget(profile)
+    if problems:
+        if not args.json:
+            raise ProfileError(problems)
+        # the figures too: a board refused for its seeds shows what its places can count
+        print(json.dumps({"profile": profile.name, "ok": False,
+                          "problems": [p._asdict() for p in problems],
+                          "noise_budget": seeds.as_dict()}))
+        sys.stdout.flush()
+        for problem in problems:
+            print("layli: error: " + str(problem), file=sys.stderr)
+        return 2
     figures = budget(profile)
     pins = {key: sum(1 for pin in profile.pins() if board_of(pin) is BOARDS[key])
             for key in profile.boards}
@@ -110,7 +151,7 @@ def _check(args: argparse.Namespace) -> int:
                           "path": profile.label, "kind": profile.kind,
                           "pins": {key: {"used": used, "of": len(BOARDS[key].usable)}
                                    for key, used in pins.items()},
-                          "budget": figures.as_dict()}))
+                          "budget": figures.as_dict(), "noise_budget": seeds.as_dict()}))
         return 0
     print("%s: ok (%s)" % (profile.name, profile.label))
     print("  %s" % profile.title)
@@ -119,7 +160,45 @@ def _check(args: argparse.Namespace) -> int:
                                    for key, used in pins.items()))
     print()
     print(budget_text(figures))
+    print()
+    print(noise_text(seeds))
     return 0
+
+
+def noise_text(figures: NoiseBudget) -> str:
+    """The noise budget as a table a maker reads: the places with the same cell and the same
+    count to make are one row."""
+    seed = figures.seed
+    head = "noise budget: %s, %g g, mass spread %g%%" % (seed.key, seed.mass_g,
+                                                          100 * seed.mass_cv)
+    if not figures.places:
+        return head + ": digital sensors see a hand, not its weight: nothing to count by weight"
+    out = [head, "  HX711 at gain %d, %d samples/s; a place tells N seeds from N +- 1 while one "
+           "seed is %d standard" % (GAIN, figures.rate_sps, MIN_SEED_NOISE),
+           "  deviations of the noise and the seeds' spread at N (`largest`); it must count "
+           "`needs` and carry them",
+           "  %-22s %-14s %-20s %-17s %6s %8s %6s %s" % (
+               "places", "cell", "one seed", "noise (rms)", "sigma", "largest", "needs",
+               "load / rating")]
+    groups: dict[PlaceBudget, tuple[list[str], PlaceBudget]] = {}
+    for place in figures.places:          # the same figures but for place and label: one row
+        figures_only = place._replace(place=0, label="")
+        groups.setdefault(figures_only, ([], place))[0].append(place.label)
+    for labels, place in groups.values():
+        out.append("  %-22s %-14s %8.2f uV %6.0f ct %6.0f nV %5.0f ct %6.1f %8s %6d %5.0f / %d g"
+                   % (_places(labels), place.cell, place.seed_uv, place.seed_counts,
+                      place.noise_nv, place.noise_counts, place.sigmas,
+                      place.largest if place.largest >= 0 else "none", place.needed,
+                      place.load_g, place.capacity_g))
+    return "\n".join(out)
+
+
+def _places(labels: list[str]) -> str:
+    """`S1-S6, N1-N6` for a board's pits, the labels themselves otherwise."""
+    if len(labels) > 2 and all(label[1:].isdigit() for label in labels):
+        rows = [[l for l in labels if l[0] == side] for side in "SN"]
+        return ", ".join("%s-%s" % (row[0], row[-1]) for row in rows if row)
+    return ", ".join(labels)
 
 
 def budget_text(figures: Budget) -> str:
@@ -157,6 +236,12 @@ def _drawing(args: argparse.Namespace) -> int:
     drawing.write(drawing.drawing(checked(args.profile), args.part), args.output)
     print("wrote %s" % args.output)
     return 0
+
+
+def _model(args: argparse.Namespace) -> int:
+    from controller.hardware import model
+
+    return write(model.parameters(checked(args.profile)), args.output)
 
 
 def write(text: str, output: str | None) -> int:
@@ -211,5 +296,50 @@ def _test(args: argparse.Namespace) -> int:
     return command(checked(name), args.port or config.get("port"))
 
 
+def _schematic(args: argparse.Namespace) -> int:
+    from controller.hardware import schematic
+
+    profile = checked(args.profile)
+    output = args.output
+    if output is None or output.endswith(".kicad_sch"):
+        return write(schematic.kicad(profile), output)
+    if output.endswith(".svg"):
+        return write(schematic.svg(profile), output)
+    if output.endswith(".pdf"):
+        try:
+            data = schematic.pdf(profile)
+        except (ImportError, OSError) as error:
+            raise UsageError("a PDF needs cairosvg and the cairo library (pip install cairosvg): "
+                             "%s; or write FILE.svg and print that" % error)
+        try:
+            with open(output, "wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise UsageError("cannot write %s: %s" % (output, error.strerror or error))
+        print("wrote %s" % output)
+        return 0
+    raise UsageError("%s: write FILE.kicad_sch, FILE.svg or FILE.pdf" % output)
+
+
+def _harness(args: argparse.Namespace) -> int:
+    import csv
+
+    from controller.hardware.harness import CSV_FIELDS, harness, table
+
+    profile = checked(args.profile)
+    rows = harness(profile)
+    if args.json:
+        print(json.dumps({"profile": profile.name, "wires": [r.as_dict() for r in rows]}))
+    elif args.csv:
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(CSV_FIELDS)
+        out.writerows(rows)
+    else:
+        print("harness: %s (%s)" % (profile.name, profile.title))
+        sys.stdout.write(table(rows))
+    return 0
+
+
 ACTIONS = {"list": _list, "check": _check, "wiring": _wiring, "bom": _bom,
-           "drawing": _drawing, "test": _test}
+           "schematic": _schematic, "harness": _harness,
+           "drawing": _drawing, "model": _model, "test": _test}

@@ -3,7 +3,7 @@
     >>> from controller.hardware.profile import load
     >>> lines = bill(load("pico-bridge-2x6"))
     >>> count = {line.part.key: line.quantity for line in lines}
-    >>> count["hx711"], count["load-cell-1kg"], count["load-cell-5kg"], count["neopixel-ring-12"]
+    >>> count["hx711"], count["load-cell-1kg"], count["load-cell-5kg"], count["led-arc-12"]
     (14, 12, 2, 12)
     >>> count["74lvc244a"], count["resistor-100"]          # the clock's buffer, one per branch
     (1, 4)
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from controller.hardware.body import largest_game
 from controller.hardware.parts import Part, catalogue
 from controller.hardware.profile import Profile, clock_fanout
 
@@ -56,7 +57,7 @@ def total_usd(lines: list[Line]) -> float:
 
 def bill(profile: Profile) -> list[Line]:
     """The parts of `profile`'s board, in building order: controllers, LEDs, sensors and their
-    clock buffer, expanders, controls, power."""
+    clock buffer, expanders, controls, power, and the seeds."""
     parts = catalogue()
     wanted: list[tuple[str, int, str]] = []
     if "pi" in profile.boards:
@@ -100,6 +101,8 @@ def bill(profile: Profile) -> list[Line]:
     wanted.append(("dc-jack", 1, "the supply's plug into the board"))
     wanted.append(("fuse-holder", 1, "in the +5 V wire, straight after the jack"))
     wanted.append(("fuse-7a5", 2, "one in the holder, one spare"))
+    wanted.append((profile.seed, largest_game(profile.pits).seeds, "the seeds of the largest game the "
+                   "board carries"))
     lines: dict[str, Line] = {}
     for key, quantity, what in wanted:
         if key in lines:

@@ -1,35 +1,43 @@
-"""Mechanical drawings of a board, made from its profile: the top plate and the load-cell mounts,
-in millimetres, as SVG or as DXF for a laser cutter (host-only).
+"""Mechanical drawings of a board, made from its profile: the top plate in parts a laser cuts,
+the load-cell mounts and the walls, in millimetres, as SVG or as DXF for a laser cutter
+(host-only).
 
     >>> from controller.hardware.profile import load
     >>> sheet = top_plate(load("pico-bridge-2x6"))
     >>> holes = {c.name: c for c in sheet.circles(CUT)}
-    >>> holes["S1"].diameter, holes["S store"].diameter    # the rings' inner diameters
-    (23.0, 31.75)
+    >>> holes["S1"].diameter, holes["S store"].diameter    # the collars' spigots drop in
+    (60.0, 82.0)
     >>> round(holes["S2"].x - holes["S1"].x, 2)             # the pit pitch
-    50.0
-    >>> pit_cup(load("pico-bridge-2x6")).outer_d             # fits the 23 mm hole, 1.5 mm clear
-    20.0
+    84.0
+    >>> [o.name for o in sheet.outlines(CUT) if o.name.startswith("top-")]
+    ['top-1', 'top-2']
 
-The **top plate** (`top_plate`) is one sheet: the board's outline, a hole per pit and store at
-its LED ring's inner diameter (the cup drops through it and floats free; the ring is glued under
-the plate round the hole, on the engraved circle of its outer diameter: cut the plate from opal
-acrylic and the LEDs shine through it), and the buttons' square holes with engraved names.
-South's row is at the bottom, as the player sits; South's pits run west to east, North's east
-to west, South's store at the east end, North's at the west (as the wiring diagrams draw them).
+The geometry is `controller.hardware.body`'s (the pits and stores from the hand and the seed,
+the LED arcs and their collars, the layout) and `controller.hardware.plate`'s (the parts, their
+dovetails, the mounting holes); this module draws it.
+
+The **top plate** (`top_plate`) is cut from 3 mm acrylic in parts that each fit a 600 x 400
+mm laser bed, joined by dovetails across seams between two pit columns: a hole per pit and
+store (named by its place: S1, N6, S store...) for its collar's spigot, a notch beside it for
+the LED arc's three wires, the collar's footprint engraved round it, the M3 mounting holes, and
+the buttons' square holes with engraved names. South's row is at the bottom, as the player
+sits; South's pits run west to east, North's east to west, South's store at the east end,
+North's at the west (as the wiring diagrams draw them). `top_plate` lays the parts out as they
+join; `plate_part(profile, k)` is part k alone, at the origin, for the laser (`--part top-2`).
 
 The **mounts** (`mounts`, load-cell boards only) are, for the pit's cell and the store's: a side
-view of the cell as a cantilever (its fixed end screwed down to the base on a spacer, a spacer
-and the cup screwed on its free end, an overload stop under the free end, the top plate round the
-cup), dimensioned, and the spacers to cut with the cell's hole pattern.
+view of the cell as a cantilever (its fixed end screwed down to the base on a spacer and its
+riser, a spacer and the cup screwed on its free end, an overload stop under the free end, the
+top plate and the collar round the cup), dimensioned, and the spacers to cut with the cell's
+hole pattern.
+
+The **walls** (`wall_sheet`, `--part walls`) are the pieces of 6 mm plywood that hold the plate
+at its height, each within the bed.
 
 Layers: `CUT` (closed outlines and circles: cut through), `ENGRAVE` (mark only) and
 `DIMENSIONS` (dimensions, labels and the side views: for reading, never for the laser: hide it
 before cutting). `svg(sheet)` writes SVG with a millimetre viewBox, `dxf(sheet)` a DXF in
 millimetres through ezdxf.
-
-The pit cup itself is `hardware/cup.scad`, an OpenSCAD model; `pit_cup` computes the same
-cup (its outside, its depth for 20 seeds) so that the drawings place it where it will be.
 """
 
 from __future__ import annotations
@@ -37,46 +45,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from controller.errors import UsageError
+from controller.hardware.body import (BASE, BEZEL_H, CLEARANCE_HOLE, PLATE, SPACER, Board,
+                                      Pocket, WIRE_HOLE, body, cell_mount)
 from controller.hardware.parts import Part, catalogue
+from controller.hardware.plate import HOLE, Part as PlatePart, Plate, plate, walls
 from controller.hardware.profile import Profile, place_label
 from controller.protocol.messages import BUTTONS
 
 CUT, ENGRAVE, DIMENSIONS = "CUT", "ENGRAVE", "DIMENSIONS"
 LAYERS = {CUT: ("#e00000", 1), ENGRAVE: ("#0044cc", 5), DIMENSIONS: ("#606060", 8)}  # SVG, ACI
 
-# --- the board's layout (mm) -----------------------------------------------------------------
-PIT_PITCH = 50.0        # pit centre to pit centre along a row: a 37 mm ring and 13 mm between
-ROW_PITCH = 60.0        # South's row to North's
-STORE_GAP = 60.0        # the outermost pit's centre to its store's centre
-EDGE = 10.0             # the plate's edge beyond the cells and stores
-STORE_HALF = 40.0       # half the room a store takes along the board
-BUTTON_STRIP = 30.0     # along the south edge, for the buttons
-BUTTON_PITCH = 40.0
 BUTTON_CLEARANCE = 0.4  # a square hole this much bigger than the switch's body
-CORNER = 10.0           # the plate's corner radius
-MIN_REACH = 40.0        # from a pit's centre to its row's edge, on a board without load cells
-
-# --- the stack under the plate (mm) ----------------------------------------------------------
-PLATE = 3.0             # the top plate: 3 mm opal acrylic
-RING = 3.3              # an Adafruit ring: 1.6 mm board and 1.6 mm LEDs, glued under the plate
-BASE = 6.0              # the base board: 6 mm plywood
-SPACER = 6.0            # each spacer: 6 mm plywood (or two layers of 3 mm)
-RIM_ABOVE = 1.0         # the cup's rim stands this far above the plate
+CORNER = 10.0           # the plate's outer corners' radius
 STOP_GAP = 0.5          # the overload stop's tip under the bar, before it is set by loading
-CLEARANCE_HOLE = {"M3": 3.4, "M4": 4.5, "M5": 5.5}      # ISO 273, medium fit
 HEAD = {"M3": (5.5, 2.4), "M4": (7.0, 2.8), "M5": (8.5, 3.5)}   # pan heads: diameter, height
-
-# --- the pit cup (hardware/cup.scad has the same parameters and sums) -------------------------
-CUP_CLEARANCE = 1.5     # all round, between the cup and its hole: the cup must never touch
-CUP_WALL = 1.2
-CUP_FOOT_H = 5.0        # the foot, below the plate: it takes the free end's screw heads
-CUP_FOOT_OVER = 10.0    # the foot is this much wider than the cup
-SEEDS = 20              # a relay pit's worth
-SEED_D = 7.0            # the seeds assumed: about 7 mm across (beads, small pebbles, dried peas)
-PACKING = 0.5           # of a loose heap of such seeds in a tube 2.5 seeds wide
 
 
 @dataclass(frozen=True)
@@ -219,193 +204,151 @@ def dimension(sheet: Sheet, a: tuple[float, float], b: tuple[float, float], offs
 
 
 # ---------------------------------------------------------------------------------------------
-# The cells and the cup.
-
-class CellMount(NamedTuple):
-    """Where a load cell's holes are, from its free end (mm), and where its cup sits."""
-
-    free_holes: tuple[float, ...]     # from the free end
-    fixed_holes: tuple[float, ...]    # from the fixed end
-    pad: float                        # a spacer's length along the bar
-    cup: float                        # the cup's centre, from the free end
-    stop: float                       # the overload stop's point, from the free end
-    reach: float                      # from the cup's centre to the fixed end
-
-
-def cell_mount(cell: Part) -> CellMount:
-    """The mount of a straight-bar cell from its hole pattern: two holes an end (the cup
-    centred between them, the stop between them) or one (the cup's screw in it, the stop
-    between the hole and the bar's end)."""
-    inset, spacing = cell.hole_inset_mm, cell.hole_spacing_mm
-    holes = (inset, inset + spacing) if cell.holes_per_end == 2 else (inset,)
-    pad = 2 * inset + (spacing if cell.holes_per_end == 2 else 0.0)
-    cup = sum(holes) / len(holes)
-    stop = cup if cell.holes_per_end == 2 else (inset - CLEARANCE_HOLE[cell.free_thread] / 2) / 2
-    return CellMount(holes, holes, pad, cup, stop, cell.length_mm - cup)
-
-
-class Cup(NamedTuple):
-    """A cup that drops through a ring's hole: its outside and inside diameters, its depth
-    inside, its foot, its height, and what it holds."""
-
-    ring_inner: float
-    outer_d: float
-    inner_d: float
-    depth: float
-    foot_d: float
-    foot_h: float
-
-    @property
-    def height(self) -> float:
-        return self.foot_h + self.depth
-
-    @property
-    def volume_mm3(self) -> float:
-        return math.pi * (self.inner_d / 2) ** 2 * self.depth
-
-    @property
-    def seeds(self) -> int:
-        """How many seeds of SEED_D it holds, heaped loosely (PACKING)."""
-        return int(self.volume_mm3 * PACKING / seed_volume())
-
-
-def seed_volume() -> float:
-    return math.pi / 6 * SEED_D ** 3
-
-
-def cup_for(ring: Part, seeds: int | None = None, depth: float | None = None) -> Cup:
-    """The cup for a ring's hole: deep enough for `seeds` (whole mm), or `depth` deep."""
-    outer = ring.inner_mm - 2 * CUP_CLEARANCE
-    inner = outer - 2 * CUP_WALL
-    if depth is None:
-        need = (seeds or SEEDS) * seed_volume() / PACKING
-        depth = float(math.ceil(need / (math.pi * (inner / 2) ** 2)))
-    return Cup(ring.inner_mm, outer, inner, depth, outer + CUP_FOOT_OVER, CUP_FOOT_H)
-
-
-def pit_cup(profile: Profile) -> Cup:
-    """The pit's cup: through the pit ring's hole, for 20 seeds (hardware/cup.scad)."""
-    return cup_for(catalogue()[profile.leds.pit_part])
-
-
-def store_cup(profile: Profile) -> Cup:
-    """The store's cup: through the store ring's hole, its rim level with the pits'."""
-    return cup_for(catalogue()[profile.leds.store_part], depth=pit_cup(profile).depth)
-
-
-class Stack(NamedTuple):
-    """Heights above the base board's top face (mm), the same under every pit and store."""
-
-    bar_bottom: float
-    bar_top: float
-    foot_bottom: float
-    rim: float
-    plate_bottom: float
-    plate_top: float
-
-
-def stack(profile: Profile) -> Stack:
-    """The heights: a spacer, the bar, a spacer, the cup; the plate 1 mm under the rim."""
-    parts = catalogue()
-    bar = parts[profile.sensors.pit_part].height_mm if profile.sensors.kind == "load-cell" \
-        else 12.7
-    foot = SPACER + bar + SPACER
-    rim = foot + pit_cup(profile).height
-    return Stack(SPACER, SPACER + bar, foot, rim, rim - RIM_ABOVE - PLATE, rim - RIM_ABOVE)
-
-
-# ---------------------------------------------------------------------------------------------
 # The top plate.
 
-class Layout(NamedTuple):
-    width: float
-    depth: float
-    centres: dict[int, tuple[float, float]]     # place -> its hole's centre
-    buttons: dict[str, tuple[float, float]]
+def part_outline(part: PlatePart, width: float) -> Outline:
+    """The closed outline of a plate part, counter-clockwise from its south-west corner: the
+    board's own corners rounded, its dovetails out on the east seam, their sockets in on the
+    west."""
+    x0, x1, d = part.x0, part.x1, part.depth
+    b, r = math.tan(math.pi / 8), CORNER            # a quarter circle, counter-clockwise
+    west, east = x0 <= 0, x1 >= width               # the board's ends: rounded corners
+    points: list[tuple[float, float, float]] = [(x0 + r, 0.0, 0.0) if west else (x0, 0.0, 0.0)]
+    points += [(x1 - r, 0.0, b), (x1, r, 0.0)] if east else [(x1, 0.0, 0.0)]
+    for tail in sorted(part.out, key=lambda t: t.y):
+        points += [(x, y, 0.0) for x, y in tail.points()]
+    points += [(x1, d - r, b), (x1 - r, d, 0.0)] if east else [(x1, d, 0.0)]
+    points += [(x0 + r, d, b), (x0, d - r, 0.0)] if west else [(x0, d, 0.0)]
+    for tail in sorted(part.into, key=lambda t: -t.y):
+        points += [(x, y, 0.0) for x, y in reversed(tail.points())]
+    if west:
+        points.append((x0, r, b))
+    return Outline(CUT, tuple(points), part.name)
 
 
-def layout(profile: Profile) -> Layout:
-    """Where every hole goes, in the controller's order of places."""
-    parts = catalogue()
-    n = profile.pits
-    reach = MIN_REACH
-    if profile.sensors.kind == "load-cell":
-        reach = max(reach, cell_mount(parts[profile.sensors.pit_part]).reach)
-    south = BUTTON_STRIP + EDGE + reach
-    north = south + ROW_PITCH
-    depth = north + reach + EDGE
-    first = EDGE + STORE_HALF + STORE_GAP
-    width = first + (n - 1) * PIT_PITCH + STORE_GAP + STORE_HALF + EDGE
-    centres: dict[int, tuple[float, float]] = {}
-    for column in range(n):
-        x = first + column * PIT_PITCH
-        centres[column] = (x, south)                    # South's pit column + 1
-        centres[2 * n - 1 - column] = (x, north)        # North's pits run east to west
-    middle = (south + north) / 2
-    centres[2 * n] = (width - EDGE - STORE_HALF, middle)    # South's store, east
-    centres[2 * n + 1] = (EDGE + STORE_HALF, middle)        # North's store, west
-    buttons = {name: (width / 2 + (k - (len(BUTTONS) - 1) / 2) * BUTTON_PITCH,
-                      BUTTON_STRIP / 2) for k, name in enumerate(BUTTONS)}
-    return Layout(width, depth, centres, buttons)
+def _in_part(part: PlatePart, x: float) -> bool:
+    return part.x0 < x < part.x1
 
 
 def top_plate(profile: Profile) -> Sheet:
-    """The top plate of `profile`'s board (see the module's docstring)."""
-    parts = catalogue()
-    plan = layout(profile)
-    pit_ring, store_ring = parts[profile.leds.pit_part], parts[profile.leds.store_part]
-    button = parts[profile.button_part]
-    sheet = Sheet("%s: top plate, %s x %s mm, 3 mm opal acrylic" % (
-        profile.name, _mm(plan.width), _mm(plan.depth)))
-    sheet.add(rectangle(CUT, 0, 0, plan.width, plan.depth, "outline", CORNER))
-    for place, (x, y) in plan.centres.items():
-        ring = pit_ring if place < 2 * profile.pits else store_ring
-        name = place_label(place, profile.pits)
-        sheet.add(Circle(CUT, x, y, ring.inner_mm, name),
-                  Circle(ENGRAVE, x, y, ring.outer_mm, name + " ring"),
-                  Text(DIMENSIONS, x, y - 1, name, 3.0))
-    side = button.body_mm + BUTTON_CLEARANCE
-    for name, (x, y) in plan.buttons.items():
-        words = name.replace("_", " ")
-        sheet.add(rectangle(CUT, x - side / 2, y - side / 2, x + side / 2, y + side / 2,
-                            "button " + words),
-                  Text(ENGRAVE, x, y + side / 2 + 2, words, 3.0))
-    _top_dimensions(sheet, profile, plan, pit_ring, store_ring, side)
+    """The top plate of `profile`'s board, its parts as they join (see the module's
+    docstring)."""
+    board = body(profile)
+    plan = plate(board)
+    sheet = Sheet("%s: top plate, %s x %s mm in %d parts, 3 mm acrylic" % (
+        profile.name, _mm(board.width), _mm(board.depth), len(plan.parts)))
+    for part in plan.parts:
+        sheet.add(*_part_shapes(profile, board, plan, part))
+    _top_dimensions(sheet, board, plan)
     return sheet
 
 
-def _top_dimensions(sheet: Sheet, profile: Profile, plan: Layout, pit_ring: Part,
-                    store_ring: Part, side: float) -> None:
-    w, d, c = plan.width, plan.depth, plan.centres
-    n = profile.pits
+def plate_part(profile: Profile, number: int) -> Sheet:
+    """Part `number` (1 at the west end) of the top plate alone, moved to the origin: one
+    laser job."""
+    board = body(profile)
+    plan = plate(board)
+    if not 1 <= number <= len(plan.parts):
+        raise UsageError("%s's top plate has %d parts: top-1..top-%d, not top-%d" % (
+            profile.name, len(plan.parts), len(plan.parts), number))
+    part = plan.parts[number - 1]
+    sheet = Sheet("%s: top plate, part %d of %d (%s x %s mm), 3 mm acrylic" % (
+        profile.name, number, len(plan.parts), _mm(part.size[0]), _mm(part.size[1])))
+    sheet.add(*Sheet("", _part_shapes(profile, board, plan, part)).moved(-part.x0, 0))
+    return sheet
+
+
+def _part_shapes(profile: Profile, board: Board, plan: Plate, part: PlatePart) -> list[Shape]:
+    """What is cut and engraved in one part: its outline, the openings whose centres are in
+    it, their wire notches, the collars' footprints, the mounting holes and the buttons."""
+    button = catalogue()[profile.button_part]
+    shapes: list[Shape] = [part_outline(part, board.width)]
+    for place, (x, y) in enumerate(board.centres):
+        if not _in_part(part, x):
+            continue
+        pocket = board.pocket(place)
+        name = place_label(place, board.pits)
+        angle = _wire_angle(board, place)
+        ring = pocket.collar
+        shapes += [Circle(CUT, x, y, ring.hole_d, name),
+                   Circle(CUT, x + ring.wire_r * math.cos(angle),
+                          y + ring.wire_r * math.sin(angle), WIRE_HOLE, name + " wires"),
+                   Circle(ENGRAVE, x, y, ring.outer_d, name + " collar"),
+                   Text(DIMENSIONS, x, y - 1, name, 3.0)]
+    for x, y in plan.holes:
+        if _in_part(part, x):
+            shapes.append(Circle(CUT, x, y, HOLE, "mounting hole"))
+    side = button.body_mm + BUTTON_CLEARANCE
+    for name, (x, y) in board.buttons.items():
+        if _in_part(part, x):
+            words = name.replace("_", " ")
+            shapes += [rectangle(CUT, x - side / 2, y - side / 2, x + side / 2, y + side / 2,
+                                 "button " + words),
+                       Text(ENGRAVE, x, y + side / 2 + 2, words, 3.0)]
+    shapes.append(Text(DIMENSIONS, (part.x0 + part.x1) / 2, part.depth + 4, part.name, 5.0))
+    return shapes
+
+
+def _wire_angle(board: Board, place: int) -> float:
+    """Where a place's wires go down: towards the middle line between the rows, where the
+    data path runs (South's row north, North's south, the stores towards the pits)."""
+    n = board.pits
+    if place < n:
+        return math.pi / 2
+    if place < 2 * n:
+        return -math.pi / 2
+    return math.pi if place == 2 * n else 0.0
+
+
+def _top_dimensions(sheet: Sheet, board: Board, plan: Plate) -> None:
+    w, d, c = board.width, board.depth, board.centres
+    n = board.pits
     south, north = c[0][1], c[2 * n - 1][1]
     dimension(sheet, (0, 0), (w, 0), -14)
     dimension(sheet, (0, 0), (0, d), -14)
-    rim = north + pit_ring.outer_mm / 2 + 2
+    rim = north + board.pit.collar.outer_d / 2 + 2
     dimension(sheet, (c[2 * n - 1][0], rim), (c[2 * n - 2][0], rim), d - rim + 10,
-              "pit pitch %s" % _mm(PIT_PITCH))
+              "pit pitch %s" % _mm(board.pit_pitch))
     dimension(sheet, (0, d), (c[2 * n - 1][0], d), 22)
     dimension(sheet, (0, d), (c[2 * n + 1][0], d), 32)
     dimension(sheet, (w, 0), (w, south), 12)
-    dimension(sheet, (w, south), (w, north), 12, "row pitch %s" % _mm(ROW_PITCH))
+    dimension(sheet, (w, south), (w, north), 12, "row pitch %s" % _mm(board.row_pitch))
     dimension(sheet, (w, 0), (w, c[2 * n][1]), 36)
-    first, last = plan.buttons[BUTTONS[0]], plan.buttons[BUTTONS[-1]]
+    for seam in plan.seams:
+        dimension(sheet, (0, -30), (seam, -30), -4, "seam %s" % _mm(seam))
+    first, last = board.buttons[BUTTONS[0]], board.buttons[BUTTONS[-1]]
     dimension(sheet, (first[0], 0), (last[0], 0), -6,
-              "buttons %s apart, %s from the edge" % (_mm(BUTTON_PITCH), _mm(first[1])))
+              "buttons %s apart, %s from the edge" % (_mm(last[0] - first[0]), _mm(first[1])))
+    pit, store = board.pit.collar, board.store.collar
     x, y = c[0]
-    sheet.add(Text(DIMENSIONS, x, y - pit_ring.outer_mm / 2 - 5,
-                   "pits: cut %s (the %s %s ring's inner diameter)" % (
-                       _mm(pit_ring.inner_mm), pit_ring.maker, pit_ring.number), 2.5),
-              Text(DIMENSIONS, x, y - pit_ring.outer_mm / 2 - 8.5,
-                   "engraved %s: glue the ring under the plate on it" % _mm(pit_ring.outer_mm),
-                   2.5))
+    sheet.add(Text(DIMENSIONS, x, y - pit.outer_d / 2 - 5,
+                   "pits: cut %s for the collar's spigot; engraved %s: the collar" % (
+                       _mm(pit.hole_d), _mm(pit.outer_d)), 2.5))
     x, y = c[2 * n]
-    sheet.add(Text(DIMENSIONS, x, y - store_ring.outer_mm / 2 - 5,
-                   "stores: cut %s, engraved %s" % (_mm(store_ring.inner_mm),
-                                                    _mm(store_ring.outer_mm)), 2.5))
-    sheet.add(Text(DIMENSIONS, w / 2, -26, "%s. Buttons: %s mm square holes; corners r %s. "
-                   "Layers: CUT through, ENGRAVE mark, DIMENSIONS for reading only (hide it "
-                   "before cutting)." % (sheet.title, _mm(side), _mm(CORNER)), 3.0))
+    sheet.add(Text(DIMENSIONS, x, y - store.outer_d / 2 - 5,
+                   "stores: cut %s, engraved %s" % (_mm(store.hole_d), _mm(store.outer_d)), 2.5))
+    sheet.add(Text(DIMENSIONS, w / 2, -46, "%s. Mounting holes M3 (%s); wire notches %s; "
+                   "outer corners r %s. Dovetails: a drop of acrylic cement. Layers: CUT "
+                   "through, ENGRAVE mark, DIMENSIONS for reading only (hide it before "
+                   "cutting)." % (sheet.title, _mm(HOLE), _mm(WIRE_HOLE), _mm(CORNER)), 3.0))
+
+
+def wall_sheet(profile: Profile) -> Sheet:
+    """The walls' pieces to cut from 6 mm plywood, one under another (`plate.walls`)."""
+    board = body(profile)
+    pieces = walls(board, plate(board))
+    sheet = Sheet("%s: walls, 6 mm plywood, %s mm high (the plate's underside over the base)" % (
+        profile.name, _mm(pieces[0].height)))
+    y = 0.0
+    for piece in pieces:
+        sheet.add(rectangle(CUT, 0, y, piece.length, y + piece.height, piece.name),
+                  Text(ENGRAVE, 8, y + piece.height / 2 - 1.5, piece.name, 3.0, "left"))
+        dimension(sheet, (0, y), (piece.length, y), -4)
+        y -= piece.height + 14
+    sheet.add(Text(DIMENSIONS, 0, y, "%s. Glue and screw them to the base board's edge, the long "
+                   "walls' pieces end to end under the plate's seams; round their outer corners "
+                   "to the plate's r %s." % (sheet.title, _mm(CORNER)), 3.0, "left"))
+    return sheet
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,11 +361,10 @@ def mounts(profile: Profile) -> Sheet:
                          "draw its top plate with --part top" % (profile.name,
                                                                 profile.sensors.kind))
     parts = catalogue()
+    board = body(profile)
     sheet = Sheet("%s: load-cell mounts" % profile.name)
-    pit = _mount(profile, parts[profile.sensors.pit_part], pit_cup(profile),
-                 parts[profile.leds.pit_part], 2 * profile.pits, "pit")
-    store = _mount(profile, parts[profile.sensors.store_part], store_cup(profile),
-                   parts[profile.leds.store_part], 2, "store")
+    pit = _mount(board, parts[profile.sensors.pit_part], board.pit, 2 * profile.pits)
+    store = _mount(board, parts[profile.sensors.store_part], board.store, 2)
     sheet.add(*pit.shapes)
     pit_right, store_left = pit.bounds()[2], store.bounds()[0]
     sheet.add(*store.moved(pit_right - store_left + 30, 0))      # the store's right of the pit's
@@ -433,12 +375,12 @@ def mounts(profile: Profile) -> Sheet:
     return sheet
 
 
-def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
-           where: str) -> Sheet:
+def _mount(board: Board, cell: Part, pocket: Pocket, count: int) -> Sheet:
     """One cell's side view (fixed end left, free end right) and its spacers below it."""
+    where, cup, ring = pocket.kind, pocket.cup, pocket.collar
     sheet = Sheet(where)
-    m, h = cell_mount(cell), stack(profile)
-    length, bar = cell.length_mm, cell.height_mm
+    m, h = cell_mount(cell), board.stack(where)
+    length = cell.length_mm
 
     def free(d: float) -> float:
         """The x of a point `d` from the free end."""
@@ -450,7 +392,7 @@ def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
     cx = free(m.cup)
     # the base board, the fixed-end spacer, the bar, the free-end spacer
     sheet.add(box(-15, -BASE, length + 25, 0),
-              box(0, 0, m.pad, SPACER),
+              box(0, 0, m.pad, h.bar_bottom),
               box(0, h.bar_bottom, length, h.bar_top),
               box(free(m.pad), h.bar_top, length, h.foot_bottom))
     for d in m.fixed_holes:                              # screws up through base and spacer
@@ -473,29 +415,33 @@ def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
     sx = free(m.stop)
     sheet.add(box(sx - 2, -BASE - 3, sx + 2, h.bar_bottom - STOP_GAP),
               box(sx - 4, -BASE - 3.5, sx + 4, -BASE - 3))
-    # the cup, the plate round it and the ring under the plate
+    # the cup, the plate round it and the collar on the plate (its spigot in the plate's hole)
     top = h.foot_bottom + cup.height
     sheet.add(box(cx - cup.foot_d / 2, h.foot_bottom, cx + cup.foot_d / 2,
                   h.foot_bottom + cup.foot_h),
               box(cx - cup.outer_d / 2, h.foot_bottom + cup.foot_h, cx + cup.outer_d / 2, top),
               box(cx - cup.inner_d / 2, h.foot_bottom + cup.foot_h, cx + cup.inner_d / 2, top,
                   True))
-    span = ring.outer_mm / 2 + 12
+    span = ring.outer_d / 2 + 12
     for sign in (-1, 1):
-        inner, outer = cx + sign * ring.inner_mm / 2, cx + sign * span
-        sheet.add(box(min(inner, outer), h.plate_bottom, max(inner, outer), h.plate_top),
-                  box(min(inner, cx + sign * ring.outer_mm / 2), h.plate_bottom - RING,
-                      max(inner, cx + sign * ring.outer_mm / 2), h.plate_bottom))
+        hole, outer = cx + sign * ring.hole_d / 2, cx + sign * span
+        inner, wall = cx + sign * ring.inner_d / 2, cx + sign * ring.outer_d / 2
+        spigot = cx + sign * ring.spigot_d / 2
+        sheet.add(box(min(hole, outer), h.plate_bottom, max(hole, outer), h.plate_top),
+                  box(min(inner, wall), h.plate_top, max(inner, wall), h.bezel_top),
+                  box(min(inner, spigot), h.plate_bottom, max(inner, spigot), h.plate_top))
     # dimensions and words
     dimension(sheet, (0, h.bar_bottom), (length, h.bar_bottom), -(h.bar_bottom + BASE + 12),
               "%s bar %s" % (cell.number, _mm(length)))
-    dimension(sheet, (-15, 0), (-15, h.bar_bottom), -4)
+    dimension(sheet, (-15, 0), (-15, h.bar_bottom), -4,
+              "%s%s" % (_mm(h.bar_bottom), " (riser %s)" % _mm(pocket.riser)
+                        if pocket.riser else ""))
     dimension(sheet, (-15, h.bar_bottom), (-15, h.bar_top), -4)
     dimension(sheet, (length + 25, 0), (length + 25, h.foot_bottom), 4)
     dimension(sheet, (length + 25, 0), (length + 25, h.plate_top), 14,
               "plate top %s" % _mm(h.plate_top))
-    dimension(sheet, (cx - cup.outer_d / 2, top), (cx + cup.outer_d / 2, top), 5,
-              "cup %s in a %s hole" % (_mm(cup.outer_d), _mm(ring.inner_mm)))
+    dimension(sheet, (cx - cup.outer_d / 2, h.bezel_top), (cx + cup.outer_d / 2, h.bezel_top),
+              5, "cup %s in the collar's %s" % (_mm(cup.outer_d), _mm(ring.inner_d)))
     for x, y, words in ((-14, -BASE / 2, "base board"), (m.pad + 2, SPACER / 2, "spacer"),
                         (length / 2, (h.bar_bottom + h.bar_top) / 2, "load cell"),
                         (cx + span + 2, (h.plate_bottom + h.plate_top) / 2,
@@ -504,23 +450,26 @@ def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
     if cell.holes_per_end == 2:
         dimension(sheet, (free(m.free_holes[1]), h.foot_bottom + 4),
                   (free(m.free_holes[0]), h.foot_bottom + 4), -(cup.foot_h + 10))
-    label(-14, h.plate_top + 26, "%s: the %s (%s %s, %d g) as a cantilever, cut %d of each "
-          "spacer" % (where.capitalize(), cell.name.split(",")[0].split(" (")[0], cell.maker,
+    label(-14, h.bezel_top + 26, "%s: the %s (%s %s, %d g) as a cantilever, %d of "
+          "them" % (where.capitalize(), cell.name.split(",")[0].split(" (")[0], cell.maker,
                       cell.number, cell.capacity_g, count))
-    label(-14, h.plate_top + 21, "fixed end: %d x %s x %s up through the base and a %s mm spacer;"
-          " free end: a %s mm spacer, %s" % (
-              cell.holes_per_end, cell.fixed_thread, _mm(BASE + SPACER + 8), _mm(SPACER),
+    label(-14, h.bezel_top + 21, "fixed end: %d x %s x %s up through the base and %s mm of "
+          "spacers; free end: a %s mm spacer, %s" % (
+              cell.holes_per_end, cell.fixed_thread, _mm(BASE + h.bar_bottom + 8),
+              _mm(h.bar_bottom),
               _mm(SPACER), "2 x %s x 12 down into the bar" % cell.free_thread
               if cell.holes_per_end == 2 else "1 x %s x 20 through the cup's floor" %
               cell.free_thread))
-    label(-14, h.plate_top + 16, "cup: %s across, %s deep inside (%.1f cm3: %d seeds of %s mm); "
-          "its rim %s above the plate%s" % (
-              _mm(cup.outer_d), _mm(cup.depth), cup.volume_mm3 / 1000, cup.seeds, _mm(SEED_D),
-              _mm(RIM_ABOVE), ", held by an M3 x 10 screw into the spacer"
+    label(-14, h.bezel_top + 16, "cup: %s across inside, %s deep (%.0f cm3: %d seeds of %s "
+          "mm, %d wanted); its rim %s below the collar's top%s" % (
+              _mm(cup.inner_d), _mm(cup.depth), cup.volume_mm3() / 1000, cup.capacity,
+              _mm(cup.seed_d), cup.wanted, _mm(h.bezel_top - h.rim),
+              ", held by an M3 x 10 screw into the spacer"
               if cell.holes_per_end == 2 else ""))
     label(sx + 6, -BASE - 6, "overload stop: M4 screw in a tee nut, tip %s under the bar; set "
           "it with %d g on the cup, just touching" % (_mm(STOP_GAP), cell.capacity_g * 6 // 5))
-    label(length + 42, h.plate_bottom - RING / 2, "ring %s under the plate" % _mm(ring.outer_mm))
+    label(cx + span + 2, (h.plate_top + h.bezel_top) / 2, "collar %s, LED arc of %d, %s "
+          "high" % (_mm(ring.outer_d), ring.arc.leds, _mm(BEZEL_H)))
     # the spacers to cut, below the side view
     y = -BASE - 30 - cell.width_mm
     for k, (title, holes, thread) in enumerate(
@@ -534,7 +483,8 @@ def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
         if k == 1 and cell.holes_per_end == 2:           # the cup's screw, a pilot hole
             sheet.add(Circle(CUT, x0 + m.cup, y + cell.width_mm / 2, 2.5,
                              "%s cup screw pilot" % where))
-        label(x0, y - 4, "%s, cut %d" % (title, count))
+        layers = round(h.bar_bottom / SPACER) if k == 0 else 1      # a riser: more layers
+        label(x0, y - 4, "%s, cut %d" % (title, count * layers))
         dimension(sheet, (x0, y), (x0 + m.pad, y), -9)
     return sheet
 
@@ -542,15 +492,23 @@ def _mount(profile: Profile, cell: Part, cup: Cup, ring: Part, count: int,
 # ---------------------------------------------------------------------------------------------
 # Writing them.
 
-PARTS = ("top", "mount")
+PARTS = ("top", "top-N", "mount", "walls")
 
 
 def drawing(profile: Profile, part: str | None = None) -> Sheet:
-    """`part` "top" or "mount", or None for both on one sheet (the mounts below)."""
+    """`part` "top" (every part as they join), "top-N" (part N alone, for the laser), "mount"
+    or "walls", or None for the plate and the mounts on one sheet (the mounts below)."""
     if part == "top":
         return top_plate(profile)
     if part == "mount":
         return mounts(profile)
+    if part == "walls":
+        return wall_sheet(profile)
+    if part is not None:
+        number = part[4:] if part.startswith("top-") else ""
+        if not number.isdigit():
+            raise UsageError("--part %s: give top, top-1, top-2 ..., mount or walls" % part)
+        return plate_part(profile, int(number))
     top = top_plate(profile)
     if profile.sensors.kind != "load-cell":
         return top

@@ -7,6 +7,13 @@ the currents the power budget adds up (host-only).
     >>> ring = catalogue()["neopixel-ring-12"]
     >>> ring.outer_mm, ring.inner_mm
     (37.0, 23.0)
+    >>> cell, seed = catalogue()["load-cell-5kg"], catalogue()["seed-ball-12.7"]
+    >>> cell.rated_output_mv_v, cell.rated_output_tol_mv_v, seed.mass_g, seed.mass_cv
+    (1.0, 0.15, 8.4, 0.0006)
+
+Load cells carry their rated output, the amplifier its excitation and noise, and seeds their
+mass, mass spread and size, each figure with its source: the noise budget
+(`controller.hardware.noise`) is made of them.
 
 Sizes (mm) and prices (US dollars, estimates: see the file's head) are numbers; every part has a
 price and says where it comes from (`price_source`), and the parts the drawings place have the
@@ -32,7 +39,7 @@ PARTS_FILE = HARDWARE / "parts.toml"
 
 ROLES = ("pico", "pi", "led-ring", "level-shifter", "buffer", "resistor", "capacitor",
          "load-cell", "amplifier", "digital-sensor", "shift-register", "io-expander", "button",
-         "buzzer", "supply", "connector", "fuse", "fuse-holder", "diode", "cable")
+         "buzzer", "supply", "connector", "fuse", "fuse-holder", "diode", "cable", "seed")
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,20 @@ class Part:
     free_thread: str = ""
     body_mm: float = 0.0          # a square switch
     size_source: str = ""
+    rated_output_mv_v: float = 0.0        # load cells: output at capacity, mV per V ...
+    rated_output_tol_mv_v: float = 0.0    # ... give or take this
+    rated_output_source: str = ""
+    excitation_v: float = 0.0             # the amplifier: bridge excitation (= its AVDD)
+    noise_nv_10sps: float = 0.0           # input-referred rms noise at gain 128, datasheet
+    noise_nv_80sps: float = 0.0
+    noise_source: str = ""
+    measured_noise_free_bits: int = 0     # a published measurement with a load cell
+    measured_noise_source: str = ""
+    mass_g: float = 0.0                   # seeds: one seed's mass ...
+    mass_source: str = ""
+    mass_cv: float = 0.0                  # ... and its relative standard deviation
+    mass_cv_source: str = ""
+    diameter_mm: float = 0.0
 
 
 SPEC = {
@@ -96,14 +117,36 @@ SPEC = {
     "free_thread": Spec("str", False, "the thread of the holes at the free end, e.g. M4"),
     "body_mm": Spec("number", False, "a square switch's body, mm"),
     "size_source": Spec("str", False, "the datasheet or drawing the sizes come from"),
+    "rated_output_mv_v": Spec("number", False, "a load cell's rated output at capacity, mV/V"),
+    "rated_output_tol_mv_v": Spec("number", False, "the rated output's tolerance, mV/V"),
+    "rated_output_source": Spec("str", False, "the datasheet the rated output comes from"),
+    "excitation_v": Spec("number", False, "the amplifier's bridge excitation (its AVDD), V"),
+    "noise_nv_10sps": Spec("number", False, "input-referred rms noise at 10 samples/s, nV"),
+    "noise_nv_80sps": Spec("number", False, "input-referred rms noise at 80 samples/s, nV"),
+    "noise_source": Spec("str", False, "the datasheet the noise figures come from"),
+    "measured_noise_free_bits": Spec("int", False, "noise-free bits measured on a real board "
+                                                   "with a load cell"),
+    "measured_noise_source": Spec("str", False, "where that measurement was published"),
+    "mass_g": Spec("number", False, "one seed's mass, g"),
+    "mass_source": Spec("str", False, "where the seed's mass comes from"),
+    "mass_cv": Spec("number", False, "the relative standard deviation of one seed's mass "
+                                     "(0.01 = 1%)"),
+    "mass_cv_source": Spec("str", False, "where the mass spread comes from"),
+    "diameter_mm": Spec("number", False, "a seed's diameter, mm"),
 }
 SIZES = ("outer_mm", "inner_mm", "length_mm", "width_mm", "height_mm", "hole_spacing_mm",
-         "hole_inset_mm", "body_mm")
+         "hole_inset_mm", "body_mm", "rated_output_mv_v", "excitation_v", "noise_nv_10sps",
+         "noise_nv_80sps", "mass_g", "mass_cv", "diameter_mm")      # more than 0 when given
 REQUIRED_BY_ROLE = {
     "led-ring": ("leds", "outer_mm", "inner_mm", "size_source"),
     "load-cell": ("capacity_g", "length_mm", "width_mm", "height_mm", "holes_per_end",
                   "hole_spacing_mm", "hole_inset_mm", "fixed_thread", "free_thread",
-                  "size_source"),
+                  "size_source", "rated_output_mv_v", "rated_output_tol_mv_v",
+                  "rated_output_source"),
+    "amplifier": ("excitation_v", "noise_nv_10sps", "noise_nv_80sps", "noise_source",
+                  "measured_noise_free_bits", "measured_noise_source"),
+    "seed": ("mass_g", "mass_source", "mass_cv", "mass_cv_source", "diameter_mm",
+             "size_source"),
     "button": ("body_mm",),
     "supply": ("supply_ma",), "pico": ("rail_3v3_ma",), "pi": ("rail_3v3_ma",)}
 
@@ -147,6 +190,18 @@ def read_catalogue(path: Path) -> dict[str, Part]:
                 and fields["holes_per_end"] not in (1, 2)):
             reader.problem(key + ".holes_per_end", "a load cell has 1 or 2 holes at each end, "
                            "not %d" % fields["holes_per_end"])
+        if fields["mass_cv"] is not None and fields["mass_cv"] >= 1:
+            reader.problem(key + ".mass_cv", "a relative standard deviation: 0.01 is 1%%, "
+                           "not %s" % fields["mass_cv"])
+        if (fields["rated_output_tol_mv_v"] is not None and fields["rated_output_mv_v"]
+                is not None and fields["rated_output_tol_mv_v"] >= fields["rated_output_mv_v"]):
+            reader.problem(key + ".rated_output_tol_mv_v", "the tolerance (%s mV/V) must be less "
+                           "than the rated output (%s mV/V)" % (
+                               fields["rated_output_tol_mv_v"], fields["rated_output_mv_v"]))
+        if (fields["measured_noise_free_bits"] is not None
+                and not 1 <= fields["measured_noise_free_bits"] <= 24):
+            reader.problem(key + ".measured_noise_free_bits", "a 24-bit converter has 1..24 "
+                           "noise-free bits, not %d" % fields["measured_noise_free_bits"])
         if (fields["outer_mm"] is not None and fields["inner_mm"] is not None
                 and fields["inner_mm"] >= fields["outer_mm"]):
             reader.problem(key + ".inner_mm", "the inner diameter (%s mm) must be less than the "

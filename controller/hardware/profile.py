@@ -24,6 +24,8 @@ n..2n-1), then South's store (2n), then North's (2n+1):
   the indices are per place);
 - `[sensors]`: a load cell and HX711 per place (a shared clock pin, one data pin per cell) or a
   digital sensor per pit, each on a pin or on an expander's input;
+- `[seeds]`: the seed the players move (`part`, a seed of the catalogue): what the load cells
+  weigh, and what `controller.hardware.noise` budgets each place's count with;
 - `[buttons]` (new game, undo, hint, confirm) and `[buzzer]`: their pins;
 - `[power]`: the supply and its current, the LED brightness cap (1..256 of 256, as `LedLayout`
   takes it) and the strip's current cap;
@@ -162,6 +164,7 @@ class Profile:
     buzzer_pin: str
     buzzer_part: str
     power: Power
+    seed: str                     # the seed's part key (role "seed")
     i2c: tuple[str, str] | None = None
     expanders: tuple[Expander, ...] = ()
 
@@ -268,6 +271,8 @@ TOP = {
     "buttons": Spec("table", True, "the [buttons] table"),
     "buzzer": Spec("table", True, "the [buzzer] table"),
     "power": Spec("table", True, "the [power] table"),
+    "seeds": Spec("table", True, "the [seeds] table: part = the seed the players move, a "
+                                 "seed of hardware/parts.toml"),
     "i2c": Spec("table", False, "the I2C bus of the expanders"),
     "expanders": Spec("array", False, "the [[expanders]] tables"),
 }
@@ -300,6 +305,8 @@ DIGITAL = {
 BUTTON_TABLE = {name: Spec("input", True, "the pin of the %s button" % name.replace("_", " "))
                 for name in BUTTONS}
 BUTTON_TABLE["part"] = Spec("part:button", True, "the buttons' part")
+SEEDS = {"part": Spec("part:seed", True, "the seed the players move (a seed of "
+                                        "hardware/parts.toml, e.g. seed-ball-12.7)")}
 BUZZER = {"pin": Spec("pin", True, "the buzzer's pin (PWM)"),
           "part": Spec("part:buzzer", True, "the buzzer's part")}
 POWER = {
@@ -371,6 +378,7 @@ def load(name_or_path: str | Path) -> Profile:
     buttons = reader.table(top["buttons"], "buttons", BUTTON_TABLE) if top["buttons"] else None
     buzzer = reader.table(top["buzzer"], "buzzer", BUZZER) if top["buzzer"] else None
     power = reader.table(top["power"], "power", POWER) if top["power"] else None
+    seeds = reader.table(top["seeds"], "seeds", SEEDS) if top["seeds"] is not None else None
     if power:
         reader.within(power["brightness"], 1, 256, "power.brightness", " (of 256)")
         reader.within(power["supply_ma"], 1, None, "power.supply_ma", " mA")
@@ -385,6 +393,7 @@ def load(name_or_path: str | Path) -> Profile:
         buzzer_pin=buzzer["pin"], buzzer_part=buzzer["part"],
         power=Power(power["supply"], power["supply_ma"], power["brightness"],
                     power["strip_max_ma"]),
+        seed=seeds["part"],
         i2c=(i2c["sda_pin"], i2c["scl_pin"]) if i2c else None,
         expanders=tuple(expanders))
 
@@ -482,7 +491,9 @@ def _expanders(reader: Reader, data: list) -> list[Expander]:
 def check(profile: Profile) -> list[Problem]:
     """Every problem of a loaded profile's board, [] when it is buildable: the places and their
     LEDs, the sensors, every pin (on a board the profile has, existing and free, used once,
-    where the software can drive it), the expanders, and the power budget."""
+    where the software can drive it), the expanders, and the power budget; then, on a board
+    otherwise sound, the noise budget: whether each place can count its seeds
+    (`controller.hardware.noise`)."""
     problems: list[Problem] = []
 
     def problem(key: str, message: str) -> None:
@@ -493,6 +504,9 @@ def check(profile: Profile) -> list[Problem]:
     _check_pins(profile, problem)
     _check_expanders(profile, problem)
     _check_power(profile, problem)
+    if not problems:                # a board whose places are known: can they count its seeds?
+        from controller.hardware import noise     # (which builds on this module)
+        problems.extend(noise.problems(profile))
     return problems
 
 

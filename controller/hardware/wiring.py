@@ -9,8 +9,9 @@ From top to bottom: the board seen from above with South at the bottom (each pit
 with its LED indices and its sensor's pin, the strip's data path drawn place to place in strip
 order), the sensor modules (an HX711 per load cell, or a sensor per pit), the expander chips,
 then the controller with every header pin by number and name. Every wire runs at right angles
-in a colour of its own and is labelled at both ends: the pin at the device, the device at the
-pin. Buttons, the buzzer and the strip's level shifter sit beside the pins they use.
+and is labelled at both ends: the pin at the device, the device at the pin; it is drawn in the
+colour the harness gives it (`harness.colours`: by function, and wires on neighbouring pins
+never alike), edged in black so that a white wire shows. Buttons, the buzzer and the strip's level shifter sit beside the pins they use.
 
 The drawing is a function of the profile alone, so `hardware/wiring/<profile>.svg` can be
 checked against what this makes now.
@@ -21,8 +22,9 @@ from __future__ import annotations
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from controller.guide.pixels import PALETTE
-from controller.hardware.boards import BOARDS, PIN, Board
+from controller.hardware.boards import BOARDS, PIN, Board, board_of
+from controller.hardware.circuit import End, circuit
+from controller.hardware.harness import colours
 from controller.hardware.parts import catalogue
 from controller.hardware.profile import KINDS, Profile, Wire, budget, clock_fanout, place_label
 
@@ -32,9 +34,10 @@ LANE = 9                # between two wires running side by side
 MODULE_W, MODULE_H = 60, 50
 BOX_W = 420             # a controller: room for a used pin's label on either side
 STRIP = "#009E73"       # the strip's data path (Okabe-Ito bluish green)
-# wire colours: Okabe and Ito's palette (as the LEDs use) with black, so neighbours differ
-COLOURS = ["#000000"] + ["#%02X%02X%02X" % rgb for name, rgb in PALETTE.items()
-                         if name not in ("off", "fault")]
+# the harness's wire colours as drawn on screen
+HEX = {"red": "#D62728", "orange": "#FF7F0E", "black": "#000000", "yellow": "#F2C500",
+       "blue": "#1F5FBF", "violet": "#8E44AD", "green": "#2CA02C", "white": "#FFFFFF",
+       "grey": "#8C8C8C", "brown": "#8C564B"}
 
 
 class Canvas:
@@ -100,6 +103,12 @@ class _Drawing:
         self.width = max(self.controller_x + BOX_W + 420 + (BOX_W + 60 if len(
             KINDS[profile.kind][0]) > 1 else 0), 2 * MARGIN + self.modules * step + 40)
         self.step = step
+        board = circuit(profile)
+        nets, tint = board.net_of(), colours(board)
+        refs = {c.pinout.key: c.ref for c in board.components}
+        self.colour_of = {w.key: HEX[tint[nets[End(refs[board_of(w.pin).key],
+                                                     board_of(w.pin).physical(w.pin))]]]
+                          for w in self.direct}
 
     # --- the parts of the drawing, top to bottom ---------------------------------------------
 
@@ -308,9 +317,10 @@ class _Drawing:
             lane_x = px + side * (14 + LANE * lanes[side])
             track_y = top - 20 - LANE * next(tracks)
             end = self.terminals[wire.key]
-            colour = COLOURS[len(c.items) % len(COLOURS)]
-            c.path([(px, py), (lane_x, py), (lane_x, track_y), (end.x, track_y), (end.x, end.y)],
-                   colour)
+            colour = self.colour_of[wire.key]
+            points = [(px, py), (lane_x, py), (lane_x, track_y), (end.x, track_y), (end.x, end.y)]
+            c.path(points, "#000000", width=2.8)
+            c.path(points, colour)
             c.add("circle", cx=r(end.x), cy=r(end.y), r=2.5, fill=colour)
         # side devices: the strip's level shifter, buttons, the buzzer, beside their pins
         side_wires = [w for w in self.direct if w.key not in self.terminals]

@@ -33,6 +33,11 @@ MIN_SINGLES = 5             # single-seed weighings a spread needs (20 or more i
 DEFAULT_NOISE = 0.05        # noise in seeds when a calibration gives none (a typical HX711)
 ROBUST_SIGMA = 1.4826       # median absolute deviation -> standard deviation, Gaussian noise
 UNSTEADY = 3                # a weighing noisier than this many times the tare's moved
+# What helps a seed too light for its cell's noise. Not a higher gain: 128 is already the
+# HX711's highest. `layli hardware check` budgets it before a board is built.
+LIGHT_SEED_HELP = ("a lower-capacity cell (more signal per gram), heavier seeds, or the 10 "
+                   "samples/s rate's lower noise if the board can wait (the HX711's gain, 128, "
+                   "is already its highest)")
 
 
 def median(values):
@@ -134,10 +139,9 @@ class Calibration:
                 raise SensingError("%s: noise %s is negative" % (name, self.noise[i]))
             if self.per_seed[i] < MIN_SEED_NOISE * self.noise[i]:
                 raise SensingError("%s: one seed (%.1f raw) is only %.1f times the noise (%.1f "
-                                   "raw); counting needs %d: a more sensitive cell, a higher "
-                                   "gain or heavier seeds" % (
+                                   "raw); counting needs %d: %s" % (
                                        name, self.per_seed[i], self.per_seed[i] / self.noise[i],
-                                       self.noise[i], MIN_SEED_NOISE))
+                                       self.noise[i], MIN_SEED_NOISE, LIGHT_SEED_HELP))
 
     @property
     def channels(self):

@@ -25,8 +25,8 @@ Portable core: MicroPython subset.
 """
 
 from .frames import SensingError, HX711_LOW, HX711_HIGH, channel_name, check_frame
-from .calibration import (Calibration, MIN_FRAMES, MIN_SEED_NOISE, UNSTEADY, channel_numbers,
-                          median, robust_noise, seed_spread)
+from .calibration import (Calibration, LIGHT_SEED_HELP, MIN_FRAMES, MIN_SEED_NOISE, UNSTEADY,
+                          channel_numbers, median, robust_noise, seed_spread)
 
 
 class Calibrator:
@@ -137,9 +137,9 @@ class Calibrator:
                                    "mounted upside down?" % (name, seeds, per_seed))
             if per_seed < MIN_SEED_NOISE * noise:
                 raise SensingError("weighing: on %s one seed (%.1f raw) is only %.1f times the "
-                                   "noise (%.1f raw); counting needs %d: a more sensitive cell, "
-                                   "a higher gain or heavier seeds" % (
-                                       name, per_seed, per_seed / noise, noise, MIN_SEED_NOISE))
+                                   "noise (%.1f raw); counting needs %d: %s" % (
+                                       name, per_seed, per_seed / noise, noise, MIN_SEED_NOISE,
+                                       LIGHT_SEED_HELP))
             found.append(float(per_seed))
         for k in range(len(channels)):         # only once every channel passed
             self.per_seed[channels[k]] = found[k]
