@@ -16,7 +16,8 @@ What one `step` does:
 - reads the bytes the host sent and answers each message: a `LedFrame` (the guide's frame: a
   colour and a pattern per place) is drawn through config.json's game.layout, its patterns
   animated here 25 times a second (a colour per place, the strip filled by leds.py), on a
-  step that sent no reading; `Leds` (a whole strip) goes onto the strip as it is; `Buzz`
+  step that sent no reading; `Leds` (a whole strip) goes onto the strip scaled within the
+  board's current cap (below); `Buzz`
   to the buzzer, `StateRequest` gets a `State` (the LEDs on show, the buttons held, uptime,
   sensor channels: all a reconnecting host needs); the link acknowledges, drops duplicates and
   answers a new host's `Hello` with ours;
@@ -29,23 +30,36 @@ What one `step` does:
 A strip of the wrong length is not shown (the host's profile and this board's config differ):
 it is counted in `leds_rejected` and described in `problem`.
 
+**The current cap, whatever the host sends.** The strip shares the board's 5 V supply with the
+Pi: a full-white strip of 176 WS2812Bs draws about 10.5 A (60 mA an LED), on a 6 A supply. So
+every strip shown here stays within config.json's `game.max_ma` (the profile's
+power.strip_max_ma; config.DEFAULT_MAX_MA without a game), on the host's model of the strip
+(controller.guide.pixels: MA_PER_CHANNEL a colour at 255): a `Leds` strip is scaled by
+`cap_pixels`, every byte by the same factor, so colours keep their proportions (`leds_capped`
+counts the strips scaled); a guide frame is drawn by `place_colours`, which applies the same
+cap (and the brightness cap) to its place colours. A host's own frames are within the cap
+already: what that costs is one sum of the strip's bytes (native code on the Pico: fast.py).
+
 The port (`read()`, `write(data)`: port.py) and the clock (`ticks_ms()`, `sleep_ms(ms)`:
 clock.py) are parameters, so the same bridge runs on the Pico's USB, in memory under tests, or
 on a host against a pty with a simulated board behind fake load cells.
 """
 
+from controller.guide import pixels
 from controller.guide.frame import Frame
-from controller.guide.pixels import place_colours
+from controller.guide.pixels import cap_pixels, place_colours
 from controller.protocol import (Button, Buzz, Hello, LedFrame, Leds, Link, Sensors, State,
                                  StateRequest)
 from controller.protocol import framing
 from controller.protocol.messages import SENSORS
 
+from config import DEFAULT_MAX_MA
 from leds import led_places
 
 try:
-    import fast                         # the Pico: the framing's loops in native code
-    framing.accelerate(fast.crc16, fast.cobs_encode)
+    import fast                         # the Pico: the framing's and the cap's loops in
+    framing.accelerate(fast.crc16, fast.cobs_encode)    # native code
+    pixels.accelerate(fast.channel_sum, fast.scale_bytes)
 except (ImportError, SyntaxError):      # a port without viper (the tests'): plain Python
     fast = None
 
@@ -70,13 +84,16 @@ def wire_ms(ms):
 
 
 class Bridge:
-    """Bridge mode on `device`, talking through `port`, on `clock` (see the module)."""
+    """Bridge mode on `device`, talking through `port`, on `clock` (see the module). `chip`,
+    the microcontroller's name (main.py reads it), goes into our Hello after FIRMWARE: the
+    host logs it ("layli-pico 0.1.0 RP2040")."""
 
-    def __init__(self, device, port, clock, profile, session=None, retry_ms=None):
+    def __init__(self, device, port, clock, profile, session=None, retry_ms=None, chip=None):
         self.device = device
         self.port = port
         self.clock = clock
-        hello = Hello(FIRMWARE, profile, "device", session)
+        firmware = FIRMWARE if chip is None else "%s %s" % (FIRMWARE, chip)
+        hello = Hello(firmware, profile, "device", session)
         if retry_ms is None:
             self.link = Link(port.write, clock.ticks_ms, hello)
         else:
@@ -86,7 +103,11 @@ class Bridge:
         self.leds_rejected = 0
         self.buzzes = 0
         self.states_sent = 0
+        self.leds_capped = 0        # host strips scaled down to the current cap
         self.problem = None
+        game = device.config.get("game")
+        self.max_ma = DEFAULT_MAX_MA if game is None else game["max_ma"]
+        self._capped = bytearray(3 * device.strip.count)   # a host strip, scaled (kept)
         try:
             self.layout = device.led_layout()
         except ValueError as error:
@@ -172,13 +193,7 @@ class Bridge:
         if kind == LedFrame.KIND:
             self._show_frame(message.places)
         elif kind == Leds.KIND:
-            try:
-                self.device.strip.show(message.pixels)
-                self.frame = None           # a whole strip replaces the guide's frame
-                self.leds_shown += 1
-            except ValueError as error:
-                self.leds_rejected += 1
-                self.problem = str(error)
+            self._show_strip(message.pixels)
         elif kind == Buzz.KIND:
             if self.device.buzzer is not None:
                 self.device.buzzer.beep(message.hz, message.ms)
@@ -188,6 +203,22 @@ class Bridge:
             self.states_sent += 1
         elif kind == Hello.KIND:
             self.problem = self.link.incompatible
+
+    def _show_strip(self, strip_bytes):
+        """A whole strip from the host (R, G, B an LED), scaled within the current cap."""
+        capped = self._capped
+        if len(strip_bytes) == len(capped):     # any other length: the strip says what is wrong
+            capped[:] = strip_bytes
+            if cap_pixels(capped, self.max_ma) < 256:
+                self.leds_capped += 1
+            strip_bytes = capped
+        try:
+            self.device.strip.show(strip_bytes)
+            self.frame = None               # a whole strip replaces the guide's frame
+            self.leds_shown += 1
+        except ValueError as error:
+            self.leds_rejected += 1
+            self.problem = str(error)
 
     def _show_frame(self, places):
         """A guide frame: drawn from now on through the layout, its patterns animated here."""

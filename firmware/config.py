@@ -8,9 +8,9 @@ the Pico as /config.json::
       "mode": "bridge",                    // or "standalone"
       "profile": "pico-bridge-2x6",        // the board profile's name (said in the HELLO)
       "sensors": {"kind": "hx711", "clock": 2, "data": [3, 4, 5, ...], "gain": 128},
-      "leds": {"pin": 22, "count": 168, "order": "GRB"},
-      "buttons": {"new_game": 18, "undo": 19, "hint": 20, "confirm": 21},
-      "buzzer": 15,
+      "leds": {"pin": 22, "count": 176, "order": "GRB"},
+      "buttons": {"new_game": 19, "undo": 20, "hint": 21, "confirm": 26},
+      "buzzer": 27,
       "watchdog_ms": 2000,
       "game": {"variant": "layli-goobalay", "options": {}, "layout": [[0, 1, ...], ...],
                "brightness": 64, "max_ma": 2000}
@@ -30,8 +30,9 @@ Buttons (any may be left out) connect their pin to ground. `buzzer` may be null.
 0 turns the watchdog off (for development only). `game` is needed in standalone mode: the
 variant and its options, the LEDs of each place (a list of strip indices per place, in the
 controller's order: the pits, then South's and North's store), the brightness cap (1..256) and
-the strip's current budget in mA. `state_machine` (0..7) in `sensors` picks the PIO state
-machine.
+the strip's current budget in mA (`max_ma`: the profile's power.strip_max_ma). A bridge caps
+every strip the host sends at `game.max_ma` too, or at DEFAULT_MAX_MA without a `game`.
+`state_machine` (0..7) in `sensors` picks the PIO state machine.
 
 `check(data)` returns the checked config with defaults filled in, or raises ConfigError naming
 the key: ``config.json: leds.pin: GPIO 23 is not a Pico pin (GP0..GP22, GP26..GP28)``. Every
@@ -46,6 +47,8 @@ MODES = ("bridge", "standalone")
 PICO_PINS = tuple(range(0, 23)) + (26, 27, 28)     # GP23..25 and GP29 are the board's own
 GAINS = (128, 64, 32)
 DEFAULT_WATCHDOG_MS = 2000
+DEFAULT_MAX_MA = 2000       # the strip's current cap (mA) when config.json gives none: a bridge
+                            # without a `game` caps the host's strips at this
 KEYS = ("mode", "profile", "sensors", "leds", "buttons", "buzzer", "watchdog_ms", "game")
 
 
@@ -202,7 +205,7 @@ def _game(c, data):
                 c.fail("game.layout[%d]" % k, "%r is not a strip index" % (index,))
     return {"variant": variant, "options": options, "layout": layout,
             "brightness": c.integer(data.get("brightness", 64), "game.brightness", 1, 256),
-            "max_ma": c.integer(data.get("max_ma", 2000), "game.max_ma", 1, 100000),
+            "max_ma": c.integer(data.get("max_ma", DEFAULT_MAX_MA), "game.max_ma", 1, 100000),
             "match": c.flag(data.get("match", False), "game.match")}
 
 

@@ -36,6 +36,10 @@ So this driver:
 4. **judges each read.** A reading that a conversion may have caught (the planner's estimate,
    with a margin: the CPU was too late to delay it, or a chip's rhythm is not known yet, in
    the first frames after start) comes out as None instead of a number.
+5. **reads on without a dead cell.** The DOUTs are pulled down, so an unplugged cell never
+   holds a read up; one whose DOUT stops moving is `absent` and reads as None (`_watch`), and
+   on DOUTs of their own one held high is masked (`_stalled`). The sensing marks its place
+   faulty; the others are read on.
 
 The ring's words: a DOUT snapshot (the cells' levels, bit `position` per cell), or MARK and
 then the 24 words of one read (bit `position` of word k: the cell's bit 23 - k). After the read
@@ -62,7 +66,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:                   # the PIO assembler's names, for pyright (rp2/asm_pio.pyi)
     from rp2.asm_pio import *       # pyright: ignore[reportWildcardImportFromLibrary]
 
-from controller.sensing.shared_clock import ReadPlanner, UPDATE_US
+from controller.sensing.shared_clock import FIXED, ReadPlanner, UPDATE_US
 
 try:
     from micropython import const
@@ -82,8 +86,8 @@ except (ImportError, SyntaxError):      # a port without viper (the tests'): pla
 
 BITS = const(24)
 FREQ = 10000000             # the parallel program's clock: 0.1 us an instruction cycle
-CHAIN_FREQ = 25000000       # the chain's: 40 ns a cycle, the 74HC165's CLK high or low for
-                            # one (its tw, 16 ns at 4.5 V, 80 ns at 2 V: about 40 at 3.3 V)
+CHAIN_FREQ = 8333333        # the chain's: 120 ns a cycle (clk_sys 125 MHz / 15, a whole
+                            # divider), the 74HC165 at 3.3 V with margin (see chain_program)
 SCK_HIGH_NS = const(500)    # PD_SCK high 0.5 us a pulse (the datasheet wants 0.2..50 us)
 STALL_US = const(150000)    # no reading this long: a chip is stuck half read; revive them
 MAX_CELLS = const(30)       # a DOUT snapshot is one word below MARK's bits
@@ -105,6 +109,13 @@ ROUND_MARGIN = const(64)    # ... from this many entries after the DMA's, the ol
 KEEP_US = const(88000)      # a CPU back from longer away parses only the ring's last KEEP_US:
                             # QUEUE readings, 10.7 ms apart; the older would leave the queue
 AHEAD = const(4)            # reads `plan_ahead` times at once: the TX FIFO's depth, 40 ms
+WATCH_US = const(50000)     # how often the cells are looked at (see _watch)
+DEAD_PERIODS = const(3)     # a DOUT that has not moved for this many of its conversions...
+DEAD_US = const(250000)     # ... or for this long, its period not known: no HX711 there
+IO_BANK0 = const(0x40014000)    # GPIOn_STATUS at + 8n, GPIOn_CTRL at + 8n + 4 (RP2040
+INFROMPAD = const(1 << 17)      # datasheet 2.19.6.1): STATUS's pad level before overrides,
+INOVER = const(3 << 16)         # CTRL's input override: 0 none, 1 inverted, 2 low, 3 high
+INOVER_LOW = const(2 << 16)
 WANDER_US = const(30)       # ... each read further ahead planned this much further off the
                             # conversions (a conversion's +-20 us, the moment's own error)
 
@@ -157,7 +168,7 @@ def gain_pulses(gain):
 def _high_cycles(freq, most):
     """The delay that holds PD_SCK high SCK_HIGH_NS at `freq` (the instruction's own cycle
     and this many more), within a delay field that holds `most`."""
-    cycles = (SCK_HIGH_NS * (freq // 1000000) + 999) // 1000
+    cycles = (SCK_HIGH_NS * (freq // 1000) + 999999) // 1000000
     return min(max(cycles - 1, 0), most)
 
 
@@ -219,7 +230,17 @@ def chain_program(freq=CHAIN_FREQ):
     Every poll and every bit shifts 32 places: past the last register the chain gives zeros
     (the last SER is tied low), so fewer registers need no other program. Once every DOUT is
     low it takes the CPU's delay, then polls once more (the OSR, still full, says the delay
-    was taken): a chip that went into its update meanwhile is waited for, not clocked."""
+    was taken): a chip that went into its update meanwhile is waited for, not clocked.
+
+    Its clock, CHAIN_FREQ (120 ns a cycle), keeps the 74HC165 within its datasheet at 3.3 V
+    (simulator/parts/hc165.py: TI's and NXP's 2 V and 4.5 V columns at -40..85 C,
+    interpolated) with at least a third to spare: CLK high and low and SH/LD low one cycle,
+    120 ns (tw 59 ns); SH/LD high two cycles before CLK rises (74 ns); CLK rising every two
+    cycles, 240 ns, so that a chained chip's SER, the next one's QH, has settled before the
+    next rise (tpd 120 + tsu 59 = 179 ns), and QH, read 16 ns before the next rise by the
+    RP2040's synchroniser, 224 ns after it changed (tpd 120). At 25 MHz (40 ns a cycle) it
+    broke all of them. A read is 1,783 cycles: 214 us (79 us at 25 MHz), a fiftieth of a
+    conversion period."""
     high = _high_cycles(freq, 15)   # a closure: asm_pio runs the body with PIO names only
 
     @rp2.asm_pio(set_init=(rp2.PIO.OUT_LOW, rp2.PIO.OUT_HIGH), sideset_init=rp2.PIO.OUT_LOW,
@@ -238,7 +259,8 @@ def chain_program(freq=CHAIN_FREQ):
         label("poll")
         # QH is read as CLK rises: an input reaches the state machine through the RP2040's
         # two-flop synchroniser (2 clk_sys cycles late), so this reads QH from before the edge,
-        # while the next bit, out 40 ns after it (74HC165 at 3.3 V), is read a cycle later
+        # while the next bit, out up to 120 ns after it (74HC165 at 3.3 V), is read two
+        # cycles later
         in_(pins, 1).side(1)
         jmp(x_dec, "poll").side(0)
         mov(x, isr).side(0)
@@ -360,7 +382,8 @@ class _Reader:
     it, with controller.sensing.shared_clock.ReadPlanner: the reference the native code is
     checked against."""
 
-    def _start(self, state_machine, program, positions, read_cycles, freq, sck, clock, **pins):
+    def _start(self, state_machine, program, positions, read_cycles, freq, sck, clock,
+               lag_cycles=0, **pins):
         self.channels = len(positions)
         self.positions = positions
         self.freq = freq
@@ -373,10 +396,16 @@ class _Reader:
         # bridge, whose host wants every one it can have; a guide wants only the newest
         self.keep_us = KEEP_US
         self.revivals = 0               # times the chips were reset after a stall
+        self.absent = 0                 # cells whose readings come out None (see _watch)
+        self.masked = 0                 # cells whose DOUT input is forced low (see _stalled)
+        self.masks = 0                  # times a cell was masked
+        self._gpios = None              # each cell's DOUT GPIO, where it has one of its own
+        self._stand_in = [-1] * self.channels   # a silent cell's end as _watch put it
         self._clock = clock
         self._program = program
         self._pins = pins
-        self._read_us = read_cycles * 1000000 // freq + 1
+        # the read as the planner sees it: from when it is planned to its last pulse
+        self._read_us = (read_cycles + lag_cycles) * 1000 // (freq // 1000) + 1
         self.planner = self._new_planner()
         self._epoch = None
         self._last_reading = None
@@ -441,6 +470,7 @@ class _Reader:
         self._seeking = False           # True: nothing is parsed before the next read's MARK
         self._end_us = 0                # when the newest reading's read ended
         self._next_read = 0             # no plan in force: plan_ahead waits for one
+        self._watch_from = self._watched_at = self._now()   # DOUTs watched since then
         if fast is not None:
             context = self._context
             context[fast.HAVE] = context[fast.LEVELS] = context[fast.START] = 0
@@ -465,6 +495,102 @@ class _Reader:
         self._last_reading = None
         self._sm.active(1)
         self.revivals += 1
+
+    # --- the cells that are not there ------------------------------------------------------
+
+    def _watch(self, now):
+        """Which cells are there (every WATCH_US). A live HX711's DOUT moves at least once a
+        conversion: it falls when a result is ready, rises at a read's 25th pulse or while
+        an unread result is replaced. One whose DOUT the ring has not seen move for
+        DEAD_PERIODS of its periods (DEAD_US while its period is not known) has no chip
+        behind it: unplugged (the pull-down holds its DOUT low, which the program takes for a
+        result ready, and reads as 0), without power, or with its PD_SCK wire off. Its
+        readings come out None from then on, never as a weight; the sensing marks its place
+        faulty (controller.sensing.counting: no reading for stuck_ms) and the game goes on,
+        its steps confirmed by hand. A DOUT that moves again is a cell back. A masked cell
+        (see `_stalled`) whose pad reads low (a chip with a result ready) is given back to
+        the program."""
+        self._watched_at = now
+        planner = self.planner
+        ends, periods, measured = planner.ends, planner.periods, planner.measured
+        since = self._watch_from
+        stand_in = self._stand_in
+        gone = 0
+        for cell in range(self.channels):
+            last = ends[cell]
+            if self.absent >> cell & 1 and last == stand_in[cell]:
+                gone |= 1 << cell               # still silent: the planner's is a stand-in
+                continue
+            if last < since:
+                last = since
+            if now - last > (DEAD_PERIODS * periods[cell] // FIXED if measured[cell] > 0
+                             else DEAD_US):
+                gone |= 1 << cell
+        if gone:
+            # the planner would go on planning the reads around a silent cell's conversions
+            # (and wait for a rhythm it never learns): each is given a live cell's rhythm,
+            # a stand-in that adds no constraint of its own, renewed at every look; the
+            # planner's seeing the cell's DOUT move again replaces it
+            twin = 0
+            while twin < self.channels and (gone >> twin & 1 or measured[twin] <= 0):
+                twin += 1
+            if twin < self.channels:
+                for cell in range(self.channels):
+                    if gone >> cell & 1:
+                        ends[cell] = stand_in[cell] = ends[twin]
+                        periods[cell] = periods[twin]
+                        measured[cell] = measured[twin]
+        if self.masked:
+            for cell in range(self.channels):
+                if self.masked >> cell & 1 and not machine.mem32[
+                        IO_BANK0 + 8 * self._gpios[cell]] & INFROMPAD:
+                    self._override(cell, 0)
+        self.absent = gone | self.masked
+
+    def _stalled(self):
+        """No reading for STALL_US: the program waits for a DOUT that stays high. On DOUTs of
+        their own (HX711Array), the cells high in the last levels seen while others were low
+        are what it waits for (a chip without power behind a pull-up, in power-down, or
+        stuck): each is masked, its GPIO's input forced low for the PIO by IO_BANK0's
+        GPIOn_CTRL.INOVER (RP2040 datasheet 2.19.6.1), its readings None, and the others are
+        read on. Then every chip is revived (a chip left half read starts afresh; one that
+        was masked for it has a result ready 11 ms later and is given back, see `_watch`).
+        A 74HC165 chain has no input to mask: it is revived, and read again once the chip
+        that held it lets its DOUT fall (its pull-down resistor takes an unplugged one low)."""
+        if self._gpios is not None:
+            held = self._held()
+            if held and held != (1 << self.channels) - 1:
+                for cell in range(self.channels):
+                    if held >> cell & 1:
+                        self._override(cell, INOVER_LOW)
+                        self.masks += 1
+                self.absent |= self.masked
+        self._revive()
+
+    def _held(self):
+        """The cells high in the last DOUT levels the ring gave (a bitmask by cell)."""
+        if fast is None:
+            word = self._snapshot
+            if word < 0:
+                return 0
+        else:
+            if not self._context[fast.HAVE]:
+                return 0
+            word = self._context[fast.LEVELS]
+        held = 0
+        for cell in range(self.channels):
+            if word >> self.positions[cell] & 1:
+                held |= 1 << cell
+        return held
+
+    def _override(self, cell, inover):
+        """Cell's DOUT GPIO as the PIO sees it: INOVER_LOW (masked) or 0 (its pad's level)."""
+        ctrl = IO_BANK0 + 8 * self._gpios[cell] + 4
+        machine.mem32[ctrl] = machine.mem32[ctrl] & ~INOVER | inover
+        if inover:
+            self.masked |= 1 << cell
+        else:
+            self.masked &= ~(1 << cell)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -493,6 +619,12 @@ class _Reader:
         self._start_us -= REBASE
         self._next_ready -= REBASE
         self._last_drain -= REBASE
+        self._watch_from -= REBASE
+        self._watched_at -= REBASE
+        stand_in = self._stand_in
+        for cell in range(self.channels):
+            if self.absent >> cell & 1:
+                stand_in[cell] -= REBASE    # as the planner's ends were (shift)
         if self._last_reading is not None:
             self._last_reading -= REBASE
         if fast is not None:
@@ -512,6 +644,7 @@ class _Reader:
                 return None
             values, trusted = self._queue.pop(0)
             self._spare.append(values)
+            trusted &= ~self.absent
         else:
             values = self._values
             trusted = self.take(values)
@@ -524,16 +657,17 @@ class _Reader:
         """`read` without a list: the oldest reading into `values` (an array('i') of
         `channels`), and the bitmask of the cells to trust (bit c for cell c); -1 when there
         is none. Never blocks; allocates nothing on the Pico (the bridge sends every reading
-        this way)."""
+        this way). A cell not there (see `_watch`) is never trusted."""
         self._drain()
         if fast is not None:
-            return fast.take(self._context, values)
+            trusted = fast.take(self._context, values)
+            return trusted if trusted < 0 else trusted & ~self.absent
         if not self._queue:
             return -1
         mine, trusted = self._queue.pop(0)
         self._spare.append(mine)
         values[:] = mine
-        return trusted
+        return trusted & ~self.absent
 
     def periods_us(self):
         """Each cell's conversion period as measured from its DOUT (0 while not known): about
@@ -557,12 +691,17 @@ class _Reader:
         self._last_drain = now
         if self._last_reading is None:
             self._last_reading = now
-        if end == ring.taken:
-            # nothing new (most turns of a main loop); for STALL_US: a chip is stuck (a CPU
-            # that was away as long, writing the flash, finds the readings of meanwhile)
-            if now - self._last_reading > STALL_US and self._clock is not None:
-                self._revive()
-            return
+        if end != ring.taken:
+            self._parse(ring, end, now)
+        if now - self._watched_at >= WATCH_US:
+            self._watch(now)
+        # no reading for STALL_US: a chip is stuck (a CPU that was away as long, writing the
+        # flash, has just parsed the readings of meanwhile)
+        if now - self._last_reading > STALL_US and self._clock is not None:
+            self._stalled()
+
+    def _parse(self, ring, end, now):
+        """The ring's new entries, up to `end`, parsed into readings and the chips' rhythms."""
         if fast is None:
             self._drain_plain(ring, end, now)
             return
@@ -628,9 +767,14 @@ class _Reader:
         if self._now() > ready - LATE_US:
             self.late += 1
             return
-        self._sm.put(wait * (self.freq // 1000000))
+        self._sm.put(self._cycles(wait))
         self._next_sent = True
         self.delays += 1
+
+    def _cycles(self, wait_us):
+        """A delay of `wait_us` as the program's delay loop counts it: one cycle a count
+        (the chain's 8.33 MHz is no whole number of MHz: 8,000 us is 66,664 counts)."""
+        return wait_us * (self.freq // 1000) // 1000
 
     def plan_ahead(self, reads=AHEAD):
         """Put the delays of the next `reads` reads (up to AHEAD, the program's TX FIFO) in
@@ -647,15 +791,14 @@ class _Reader:
         ready, wait = self._next_ready, self._next_wait
         if self._now() > ready - LATE_US or self._sm.tx_fifo() != int(self._next_sent):
             return False
-        ticks = self.freq // 1000000
         if not self._next_sent:
-            self._sm.put(wait * ticks)
+            self._sm.put(self._cycles(wait))
         planner = self.planner
         widen = 0
         for _ in range(reads - 1):      # each read planned from the end the one before has,
             widen += WANDER_US          # kept further from the conversions the further ahead
             ready, wait = planner.plan(ready + wait + self._read_us, MOST_US, widen)
-            self._sm.put(wait * ticks)
+            self._sm.put(self._cycles(wait))
         self._ahead_to = self._next_read + reads - 1
         return True
 
@@ -742,6 +885,9 @@ class _Reader:
         (PD_SCK stays low: the HX711s keep converting). A reader made again after it, at the
         REPL, finds its PIO block free (it would fail with ENOMEM)."""
         self._sm.active(0)
+        for cell in range(self.channels):
+            if self.masked >> cell & 1:
+                self._override(cell, 0)
         self._ring.close()
         self._pio.remove_program(self._program)
 
@@ -767,7 +913,9 @@ class HX711Array(_Reader):
                              % (state_machine,))
         pulses = gain_pulses(gain)
         for pin in data:
-            machine.Pin(pin, machine.Pin.IN)
+            # pulled down: an unplugged cell's DOUT reads low, never stops the reads (see
+            # _watch), where a pull-up (or a floating pin) would hold every read up
+            machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_DOWN)
         self.gain = gain
         self.data = list(data)
         program = parallel_program(len(data), pulses, freq)
@@ -778,6 +926,7 @@ class HX711Array(_Reader):
             cycles[27:30])
         self._start(state_machine, program, [pin - base for pin in data], read, freq, sck,
                     clock, in_base=machine.Pin(base), set_base=machine.Pin(sck))
+        self._gpios = list(data)
 
 
 class HX711Chain(_Reader):
@@ -813,8 +962,15 @@ class HX711Chain(_Reader):
         cycles = program_cycles(program)
         read = cycles[20] + BITS * (sum(cycles[21:25]) + 32 * sum(cycles[25:27])
                                     + sum(cycles[27:29])) + sum(cycles[29:31])
+        # ... and the program's lag before it, which the planner must allow for: the last
+        # DOUT to fall is seen at the end of the poll after it, and after the delay one
+        # more poll (4..10: SH/LD, 32 shifts, the compare) and the way to MARK (1..3,
+        # 11..19) come first. 150 cycles, 18 us at CHAIN_FREQ (a parallel read's lag, a few
+        # cycles, is within the planner's SLACK_US)
+        poll = sum(cycles[4:7]) + 32 * sum(cycles[7:9]) + sum(cycles[9:11])
+        lag = 2 * poll + sum(cycles[1:4]) + sum(cycles[11:20])
         # 32 shifts a word: the first bit out ends up highest
         positions = [31 - chain_position(k) for k in range(cells)]
         self._start(state_machine, program, positions, read, freq, sck, clock,
-                    in_base=machine.Pin(serial), set_base=machine.Pin(sck),
+                    lag_cycles=lag, in_base=machine.Pin(serial), set_base=machine.Pin(sck),
                     sideset_base=machine.Pin(sck + 2 if shift is None else shift))

@@ -23,8 +23,9 @@
 `Bench` also checks in nanoseconds what the models, in whole microseconds, cannot: the
 HX711's PD_SCK high 0.2..50 us and low >= 0.2 us, DOUT read >= 0.1 us after the PD_SCK rise
 that put it out and the first rise >= 0.1 us after DOUT fell (the HX711 datasheet's timing
-table, T1..T4), and the 74HC165's widths and set-up times at 3.3 V (40 ns: TI's SN74HC165
-datasheet read between its 2 V and 4.5 V columns). `Timing.closest` keeps how near each came
+table, T1..T4), and the 74HC165's widths, set-up times and QH's delay at 3.3 V
+(simulator.parts.hc165.HC165Timing, the datasheets' columns interpolated: a program that
+breaks one is refused with an HC165TimingError). `Timing.closest` keeps how near each came
 to its limit.
 
 The firmware's own modules run under its fakes (firmware/fakes/) here, imported in private
@@ -50,7 +51,7 @@ from pioemu import State, emulate
 
 from controller.hardware.firmware import gp
 from controller.hardware.profile import Profile
-from simulator.parts.hc165 import HC165Chain
+from simulator.parts.hc165 import HC165Chain, HC165Timing
 from simulator.parts.hx711 import HX711
 
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -425,11 +426,6 @@ class Timing:
 # T1 DOUT falling edge to PD_SCK rising edge >= 0.1 us, T2 PD_SCK rising edge to DOUT data
 # ready <= 0.1 us, T3 PD_SCK high 0.2..50 us, T4 PD_SCK low >= 0.2 us.
 HX711_T1_NS, HX711_T2_NS, HX711_HIGH_NS, HX711_LOW_NS = 100, 100, (200, 50_000), 200
-# SN74HC165 (TI) at 3.3 V, between its 2 V and 4.5 V columns: CLK high and low,
-# SH/LD low, SH/LD high before CLK rises (its set-up), QH valid after a CLK rise or a load.
-HC165_NS = 40
-
-
 # The RP2040's 2-flop synchroniser on every GPIO input (datasheet 2.19.4; PIO's
 # INPUT_SYNC_BYPASS, 3.7): a state machine sees a pin as it was 2 clk_sys cycles before.
 SYNC_NS = 2 * SYS_NS
@@ -444,11 +440,13 @@ class Bench:
     By default the state machine reads each pin as it is at the instruction's cycle, as pioemu,
     our fake rp2 and the models (in whole microseconds) all assume. `sync_ns` (SYNC_NS on an
     RP2040) makes it read the pins as they were that much earlier, and `qh_delay_ns` makes
-    QH follow its flip-flop that much later (HC165_NS: 40 ns at 3.3 V), as the
-    emulated Pico (firmware/emulator/pins.mjs, devices.mjs) does."""
+    QH follow its flip-flop that much later (hc165.limits().tpd: 120 ns at 3.3 V), as the
+    emulated Pico (firmware/emulator/pins.mjs, devices.mjs) does. The chain's timing is
+    checked by `hc165` (an HC165Timing with `hc165_margin`), whatever these say: QH as the
+    RP2040 samples it, SYNC_NS before the instruction."""
 
     def __init__(self, profile: Profile, chips: list[HX711], sync_ns: int = 0,
-                 qh_delay_ns: int = 0) -> None:
+                 qh_delay_ns: int = 0, hc165_margin: float = 1.0) -> None:
         if len(chips) != len(profile.sensors.channels):
             raise ValueError("%d chips for %d places" % (len(chips),
                                                          len(profile.sensors.channels)))
@@ -461,6 +459,8 @@ class Bench:
         self.sck = gp(profile.sensors.clock_pin, "sensors.clock_pin", profile)
         self.dout_at: dict[int, int] = {}           # GPIO -> the place whose DOUT it is
         self.chain: HC165Chain | None = None
+        self.hc165: HC165Timing | None = None
+        self.hc165_margin = hc165_margin
         self.load = self.clk = self.qh = -1
         for place, channel in enumerate(profile.sensors.channels):
             key = "sensors.data_pins[%d]" % place
@@ -474,11 +474,6 @@ class Bench:
         self.sck_level = 0
         self.sck_edge = None                        # (level, t_ns) of the last edge
         self.last_rise = -1e18
-        self.load_level = 1
-        self.load_edge = -1e18
-        self.clk_level = 0
-        self.clk_edge = -1e18
-        self.qh_changed = -1e18                     # the last CLK rise or load
         self.pulses: list[int] = []                 # rising edges of PD_SCK per read
         self.read_starts: list[int] = []            # each read's first rising edge (ns)
         self.reads: list[list[tuple[int, bool] | None]] = []   # per read, each chip's last_read
@@ -489,6 +484,7 @@ class Bench:
             if expander.name == name and expander.type == "74hc165":
                 if self.chain is None:
                     self.chain = HC165Chain(expander.chips)
+                    self.hc165 = HC165Timing(margin=self.hc165_margin, chips=expander.chips)
                     self.load = gp(expander.load_pin, "expanders.load_pin", self.profile)
                     self.clk = gp(expander.clock_pin, "expanders.clock_pin", self.profile)
                     self.qh = gp(expander.data_pin, "expanders.data_pin", self.profile)
@@ -502,26 +498,16 @@ class Bench:
         if gpio == self.sck:
             self._sck(level, t_ns)
         elif gpio == self.load:
-            if not level:
-                self.qh_changed = t_ns
-            else:
-                self.timing.at_least("74HC165 SH/LD low", t_ns - self.load_edge, HC165_NS)
+            self.hc165.sh_ld(level, t_ns)
+            if level:
                 # DOUT is latched as SH/LD rises: the bit a PD_SCK rise put out must be ready
                 self.timing.at_least("HX711 DOUT latched after PD_SCK rose",
                                      t_ns - self.last_rise, HX711_T2_NS)
                 self.sampled = [chip.dout(t_us) for chip in self.chips]
-            self.load_level, self.load_edge = level, t_ns
             self.chain.load(level, t_us)
             self._qh_follows(t_ns)
         elif gpio == self.clk:
-            what = "74HC165 CLK high" if self.clk_level else "74HC165 CLK low"
-            self.timing.at_least(what, t_ns - self.clk_edge, HC165_NS)
-            if level:
-                if self.load_level:
-                    self.timing.at_least("74HC165 SH/LD high before CLK rose",
-                                         t_ns - self.load_edge, HC165_NS)
-                    self.qh_changed = t_ns
-            self.clk_level, self.clk_edge = level, t_ns
+            self.hc165.clk(level, t_ns)
             self.chain.clock(level, t_us)
             self._qh_follows(t_ns)
         else:
@@ -584,8 +570,7 @@ class Bench:
         """The state machine reads `gpios` at `t_ns` (an IN from pins)."""
         seen = t_ns - self.sync_ns
         if self.qh in gpios:
-            self.timing.at_least("74HC165 QH read after a CLK rise or a load",
-                                 seen - self.qh_changed, HC165_NS)
+            self.hc165.qh_sampled(t_ns - SYNC_NS)
         if any(gpio in self.dout_at for gpio in gpios):
             self.timing.at_least("HX711 DOUT read after PD_SCK rose",
                                  seen - self.last_rise, HX711_T2_NS)
@@ -875,14 +860,18 @@ class BoardRun:
 def read_board(profile: Profile, chips: list[HX711], frames: int, gain: int | None = None,
                until_ns: int = 200_000_000, skip_idle: bool = True, tx: tuple = (),
                after_read: Callable[[PioRun, int], None] | None = None,
-               sync_ns: int = 0, qh_delay_ns: int = 0) -> BoardRun:
+               sync_ns: int = 0, qh_delay_ns: int = 0, program: list | None = None,
+               freq: int | None = None, hc165_margin: float = 1.0) -> BoardRun:
     """Run the firmware's program for `profile` on pioemu against `chips` (one a place, in the
     profile's order) until `frames` reads are in the ring. `tx`: words in the TX FIFO at the
     start (the CPU's delays, in cycles); `after_read(run, k)` is the CPU after read k (it may
-    change the chips' inputs, or `put` a delay); `sync_ns`, `qh_delay_ns`: see `Bench`."""
+    change the chips' inputs, or `put` a delay); `sync_ns`, `qh_delay_ns`, `hc165_margin`: see
+    `Bench`; `program` at `freq`: run this one (on the same pins) instead of the profile's."""
     fw = firmware()
     loaded = sensors_of(profile, gain)
-    bench = Bench(profile, chips, sync_ns, qh_delay_ns)
+    if program is not None:
+        loaded = replace(loaded, program=program, freq=freq or loaded.freq)
+    bench = Bench(profile, chips, sync_ns, qh_delay_ns, hc165_margin)
     mark, bits = fw.hx711.MARK, fw.hx711.BITS
     progress = {"in_read": -1, "reads": 0}
     snapshot_errors: list[str] = []

@@ -297,11 +297,11 @@ def test_parked_pio_machines_do_exactly_what_stepping_them_does():
         assert 2 * sys_ns + fewest * follower[0] <= t - cause <= 2 * sys_ns + most * follower[1]
 
 
-def _chain_alone(ms: float, shortcuts: bool) -> dict:
+def _chain_alone(ms: float, shortcuts: bool, freq: int | None = None) -> dict:
     """The firmware's 74HC165 chain program alone on the emulated RP2040 (no CPU: set up
     through PIO0's registers as rp2.StateMachine would) with pico-bridge-2x12's parts on its
     pins, its RX FIFO read every microsecond, for `ms` emulated milliseconds
-    (tests/pin_loop.mjs)."""
+    (tests/pin_loop.mjs); at `freq` instead of CHAIN_FREQ if given."""
     import json
     import subprocess
 
@@ -309,7 +309,8 @@ def _chain_alone(ms: float, shortcuts: bool) -> dict:
     from controller.hardware.profile import load
 
     hx711 = pio_check.firmware().hx711
-    words, _, _, execctrl, shiftctrl, *_ = hx711.chain_program()
+    freq = freq or hx711.CHAIN_FREQ
+    words, _, _, execctrl, shiftctrl, *_ = hx711.chain_program(freq)
     board = load("pico-bridge-2x12").as_dict()
     pins = {name: int(board["expanders"][0][name + "_pin"][2:]) for name in ("load", "clock", "data")}
     sck = int(board["sensors"]["clock_pin"][2:])
@@ -317,7 +318,7 @@ def _chain_alone(ms: float, shortcuts: bool) -> dict:
     job = {"kit": os.environ[emulated.KIT_VARIABLE], "board": board, "ms": ms, "shortcuts": shortcuts,
            "values": [1000 * (k + 1) * (-1) ** k for k in range(26)],
            "words": list(words), "execctrl": execctrl, "shiftctrl": shiftctrl,
-           "freq": hx711.CHAIN_FREQ, "set_base": sck, "set_count": 2, "high": [pins["load"]],
+           "freq": freq, "set_base": sck, "set_count": 2, "high": [pins["load"]],
            "sideset_base": pins["clock"], "sideset_count": 1, "in_base": pins["data"]}
     done = subprocess.run(["node", str(CHECKOUT / "tests" / "pin_loop.mjs")], input=json.dumps(job),
                           capture_output=True, text=True, timeout=300, check=False)
@@ -333,7 +334,7 @@ def test_a_parked_chain_poll_reads_exactly_what_stepping_it_reads():
     overwritten alike; no event is met a turn late."""
     parked, stepped = _chain_alone(300, True), _chain_alone(300, False)
     assert stepped["skipped"] == 0
-    assert parked["skipped"] > 10 * parked["instructions"]         # parked most of the time
+    assert parked["skipped"] > 5 * parked["instructions"]          # parked 5 cycles in 6
     assert parked["late"] == 0
     reads = sum(cell["reads"] for cell in stepped["hx711"])
     assert reads >= 26 * 25                                         # 28 conversions each
@@ -634,6 +635,72 @@ def test_the_native_code_does_what_the_plain_python_does(pico):
     assert int(count) >= 100 and wrong == "[]", out
 
 
+# The strip's current cap (controller.guide.pixels.cap_pixels), native against plain: on strips
+# of random bytes, then each timed (the best of 3, in microseconds) on a 176- and a 320-LED strip,
+# white (scaled) and within the cap (one sum). Three lines: the comparisons, the mismatches, the
+# times.
+CAP_CHECK = r"""
+import time
+import fast
+from controller.guide import pixels
+
+seed = 12345
+def rand():
+    global seed
+    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed >> 16
+
+checks = 0
+wrong = []
+for n in (0, 1, 3, 528, 960):
+    for top in (1, 16, 256):
+        data = bytearray([rand() % top for _ in range(n)])
+        if fast.channel_sum(data) != sum(data):
+            wrong.append(("sum", n, top))
+        for scale in (0, 1, 47, 128, 255, 256, 300):
+            plain = bytearray(data)
+            native = bytearray(data)
+            pixels.scale_bytes(plain, scale)
+            fast.scale_bytes(native, scale)
+            checks += 1
+            if plain != native:
+                wrong.append(("scale", n, top, scale))
+
+def best(run, data, max_ma):
+    fastest = None
+    for _ in range(3):
+        copy = bytearray(data)
+        start = time.ticks_us()
+        run(copy, max_ma)
+        spent = time.ticks_diff(time.ticks_us(), start)
+        fastest = spent if fastest is None or spent < fastest else fastest
+    return fastest
+
+timings = {}
+for accelerated in (False, True):
+    if accelerated:
+        pixels.accelerate(fast.channel_sum, fast.scale_bytes)
+    for leds in (176, 320):
+        for name, value in (("white", 255), ("within", 4)):
+            timings["%s %d %s" % ("native" if accelerated else "plain", leds, name)] = best(
+                pixels.cap_pixels, bytearray([value] * (3 * leds)), 2000)
+print(checks)
+print(wrong)
+print(timings)
+"""
+
+
+def test_the_native_cap_does_what_the_plain_python_does(pico):
+    """firmware/fast.py's `channel_sum` and `scale_bytes` against the plain Python of the cap
+    they stand in for (`sum`, controller.guide.pixels.scale_bytes), and what each costs on
+    the RP2040 (printed: a figure for firmware/README.md, never asserted)."""
+    pico.install("fast", "controller.guide.pixels")
+    out = pico.exec(CAP_CHECK, timeout_s=300).strip()
+    checks, wrong, timings = out.splitlines()[-3:]
+    assert int(checks) == 5 * 3 * 7 and wrong == "[]", out
+    print("\nthe cap on the emulated RP2040, us:", timings)
+
+
 def test_the_2x12_chain_reads_every_place():
     """The pico-bridge-2x12 board: 26 HX711s through four 74HC165s (H shifted out first, QH
     read through the RP2040's input synchroniser), on the real MicroPython."""
@@ -877,6 +944,48 @@ def test_deploy_py_installs_the_bridge_that_boots_and_serves_the_host(bridge_ima
             bridge.close()
 
 
+def test_the_bridge_names_its_chip_and_caps_a_full_white_host_strip(bridge_image):
+    """The deployed bridge names the RP2040 in its Hello; a full-white strip from the host
+    (10.5 A asked of a 6 A supply) comes out of the strip's data line scaled under the board's
+    cap (`power.strip_max_ma`), still white."""
+    import time
+
+    from controller.drivers.pico import PicoBridge
+    from controller.guide.pixels import MA_PER_CHANNEL
+    from controller.hardware.profile import load
+    from controller.protocol import Leds
+
+    profile = load("pico-bridge-2x6")
+    cap_ma = profile.power.strip_max_ma
+    with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
+        bridge = PicoBridge(pico.serial_url, profile.name, profile.places)
+        bridge.open()
+        try:
+            deadline = time.monotonic() + 120
+            while bridge.device is None and time.monotonic() < deadline:
+                bridge.read()
+                time.sleep(0.02)
+            assert bridge.device is not None and bridge.device.firmware.endswith(" RP2040")
+            white = bytes([255] * (3 * profile.leds.length))
+            assert sum(white) * MA_PER_CHANNEL // 255 > 10000
+            bridge.link.send(Leds(white))
+            deadline = time.monotonic() + 120
+            shown: list = []
+            while time.monotonic() < deadline:
+                bridge.read()
+                shown = [tuple(pixel) for pixel in pico.strip()["pixels"]]
+                if len(shown) == profile.leds.length and all(any(pixel) for pixel in shown):
+                    break
+                time.sleep(0.05)
+            assert len(shown) == profile.leds.length, shown[:4]
+            drawn_ma = sum(sum(pixel) for pixel in shown) * MA_PER_CHANNEL / 255
+            assert cap_ma * 0.95 <= drawn_ma <= cap_ma, (drawn_ma, shown[:4])
+            assert len(set(shown)) == 1 and len(set(shown[0])) == 1, set(shown)
+            assert pico.strip()["errors"] == []
+        finally:
+            bridge.close()
+
+
 def test_a_game_in_bridge_mode_with_players_who_follow_the_strip(bridge_image):
     """The acceptance game on the emulated Pico, six moves: the deployed bridge, the host's
     Runner over PicoBridge on a clean line, players with quick hands who read only the
@@ -979,3 +1088,42 @@ def test_a_game_in_standalone_mode_with_players_who_follow_the_strip(standalone_
     assert result["frames_read"] >= 20, said
     assert result["torn_rings"] == result["unknown_colours"] == 0, said
     assert result["strip_errors"] == [], said
+
+
+# --- one load cell unplugged in the middle of a game (issue 40) ---------------------------------
+
+UNPLUGGED = 3   # South's pit 4, which the acceptance game's second move sows into
+
+
+def test_a_game_goes_on_with_one_hx711_unplugged(bridge_image):
+    """Two moves of the acceptance game, its players without mistakes (a mistake in the
+    unseen pit could not be flagged), the cell under place 3 (South's pit 4) unplugged once
+    the first is done: the second is made, the board ends equal to the engine, the place's
+    fault was shown (no reading for 2 s) and the other 13 cells were read to the end."""
+    with emulated.EmulatedPico(board="pico-bridge-2x6", flash_in=bridge_image) as pico:
+        result = game.play(pico, moves=2, seed=GAME_SEED, mistakes=0.0,
+                           durations=game.QUICK, unplug=(1, UNPLUGGED))
+        cells = pico.stats()["hx711"]
+    said = pformat(result, width=100)
+    assert result["unplugged_at_s"] is not None and result["moves_after_unplug"] == 1, said
+    assert result["board_matches_engine"], said
+    assert UNPLUGGED in result["faults"] and set(result["faults"]) == {UNPLUGGED}, said
+    # the other cells were read on after it: each about once a conversion (10.7 ms), the
+    # unplugged one not at all (its model stopped)
+    after_ms = 1000 * (result["emulated_s"] - result["unplugged_at_s"])
+    dead = cells[UNPLUGGED]
+    assert not dead["plugged"]
+    for place, cell in enumerate(cells):
+        if place != UNPLUGGED:
+            assert cell["reads"] - dead["reads"] >= 0.8 * after_ms / 10.7, (place, cell, dead)
+            assert cell["errors"] == [], (place, cell["errors"])
+    assert result["host_link"]["bad_frames"] == 0, said
+
+
+def test_the_emulated_chain_counts_the_old_25_mhz_programs_faults():
+    """The chain program at its old 25 MHz against the emulated 74HC165s (their 3.3 V timing,
+    firmware/emulator/devices.mjs): CLK and SH/LD pulses of 40 ns, under the 59 ns they
+    need, each an error the chain counts; at CHAIN_FREQ, none."""
+    old = _chain_alone(30, True, 25_000_000)["chains"]["sr"]
+    assert old["errors"] and "SH/LD low for 40 ns: under 59 ns" in old["errors"], old
+    assert _chain_alone(30, True)["chains"]["sr"]["errors"] == []

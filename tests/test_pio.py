@@ -22,6 +22,7 @@ import pio_check
 from controller.hardware.profile import load, shipped
 from controller.rules import place_words
 from pio_check import Settings, firmware, firmware_recording, read_board, show_on_strip
+from simulator.parts.hc165 import HC165TimingError, limits as hc165_limits
 from simulator.parts.hx711 import HX711, signed, spread_periods
 from simulator.parts.ws2812 import PERIOD_NS, T0H_NS, T1H_NS, TOLERANCE_NS
 
@@ -265,10 +266,13 @@ def test_each_place_reads_its_own_value_through_the_profile_wiring(name):
     # every DOUT snapshot (from which the driver learns each chip's rhythm) at the place's bit
     assert board.snapshot_errors == []
     # the planner's read length (the driver sums the program's cycle counts) covers the read
-    # as it ran, from MARK's push to the last PD_SCK pulse's end, rounded up: within 2 us
+    # as it ran, from MARK's push to the last PD_SCK pulse's end, rounded up: within 2 us;
+    # a chain's also the program's lag before it, two polls of the chain (69 cycles each)
+    # and the 12 cycles on the way to MARK
     last_fall = board.bench.sck_edge[1]
     run_ns = last_fall - board.reads[-1].start_ns
-    assert run_ns <= board.loaded.read_us * 1000 < run_ns + 2000
+    lag_ns = 0 if not profile.expanders else (2 * 69 + 12) * 10**9 // board.loaded.freq
+    assert run_ns + lag_ns <= board.loaded.read_us * 1000 < run_ns + lag_ns + 2000
 
 
 def test_the_idle_skip_changes_nothing():
@@ -308,15 +312,15 @@ def test_a_delay_in_the_tx_fifo_moves_the_read_by_as_many_cycles(name):
 @pytest.mark.parametrize("name", ["pico-bridge-2x6", "pico-bridge-2x12"])
 def test_a_chip_that_converts_during_the_delay_is_waited_for_not_clocked(name):
     # chip 0's result waits from 60 us; the others' come between 9.5 and 10.65 ms; chip 0's
-    # next conversion ends at 10.762 ms, 37 us after the last DOUT fell: inside the 100 us
+    # next conversion ends at 10.762 ms, 37 us after the last DOUT fell: inside the 60 us
     # the CPU asked for. After the delay the program must see chip 0's DOUT high (its 75 us
-    # update), watch on, and read once it is low again: chip 0's newer result.
+    # update, not over before the chain's poll after the delay, 8 us long, has read it),
+    # watch on, and read once it is low again: chip 0's newer result.
     profile = load(name)
     places = len(profile.sensors.channels)
     phases = [60] + [9500 + (10650 - 9500) * i // (places - 1) for i in range(1, places)]
     chips = _chips(places, phases, _values(places), periods=[10702] * places, jitter_us=0)
-    mhz = pio_check.sensors_of(profile).freq // 1_000_000
-    board = read_board(profile, chips, 1, tx=(100 * mhz,))
+    board = read_board(profile, chips, 1, tx=(60 * pio_check.sensors_of(profile).freq // 10**6,))
     assert board.bench.errors() == []
     assert chips[0].overwritten == 1
     start = board.bench.read_starts[0]
@@ -374,16 +378,45 @@ def test_the_strip_program_shows_each_led_its_colour_in_the_datasheets_timing(na
 
 def test_the_chain_reads_every_place_through_the_rp2040_input_synchroniser():
     """An input reaches a state machine through a two-flop synchroniser (2 clk_sys cycles,
-    RP2040 datasheet 3.5.6) and a 74HC165's QH follows CLK 40 ns late at 3.3 V: the chain
-    program must read QH as it raises CLK (it read it one cycle after, 24 ns after the edge as
-    the pin is seen, before QH was valid: every bit one shift late, place k reading place
-    k + 1's value, on the emulated Pico too)."""
+    RP2040 datasheet 3.5.6) and a 74HC165's QH follows CLK up to 120 ns late at 3.3 V
+    (simulator.parts.hc165.limits): the chain program must read QH as it raises CLK, the bit
+    the rise before put out (read one cycle after the edge, before QH was valid, every bit
+    came one shift late, place k reading place k + 1's value, on the emulated Pico too)."""
     profile = load("pico-bridge-2x12")
     places = len(profile.sensors.channels)
     chips = _chips(places, [300 + 97 * i for i in range(places)], _values(places))
     board = read_board(profile, chips, 1, sync_ns=pio_check.SYNC_NS,
-                       qh_delay_ns=pio_check.HC165_NS)
+                       qh_delay_ns=hc165_limits().tpd)
     decoded = firmware().hx711.unpack(board.reads[0].words, board.loaded.positions)
     assert [(place, decoded[place]) for place in range(places)
             if decoded[place] != _values(places)[place]] == []
     assert board.bench.errors() == []
+
+
+def test_the_74hc165_model_refuses_the_old_25_mhz_chain_program():
+    # 40 ns a cycle: SH/LD low, CLK high and low for one cycle each, under tw (59 ns at 3.3 V)
+    profile = load("pico-bridge-2x12")
+    places = len(profile.sensors.channels)
+    chips = _chips(places, [300 + 97 * i for i in range(places)], _values(places))
+    old = 25_000_000
+    with pytest.raises(HC165TimingError, match=r"74HC165 at 3\.3 V: SH/LD low for 40 ns, "
+                                               r"under the 59 ns minimum \(tw\)"):
+        read_board(profile, chips, 1, program=firmware().hx711.chain_program(old), freq=old)
+
+
+def test_the_chain_program_keeps_a_third_to_spare_on_every_74hc165_limit():
+    profile = load("pico-bridge-2x12")
+    places = len(profile.sensors.channels)
+    chips = _chips(places, [300 + 97 * i for i in range(places)], _values(places))
+    margin = 4 / 3
+    board = read_board(profile, chips, 2, sync_ns=pio_check.SYNC_NS,
+                       qh_delay_ns=hc165_limits().tpd, hc165_margin=margin)
+    assert board.bench.errors() == []
+    closest = board.bench.hc165.closest
+    # every rule met at least once, each with its third: tw (CLK high, low; SH/LD low),
+    # trec, the chained SER's tpd + tsu, QH's tpd
+    assert len(closest) == 6 and min(closest.values()) >= margin, closest
+    assert closest["CLK rise to rise"] == pytest.approx(240 / 179)
+    for k in range(2):
+        decoded = firmware().hx711.unpack(board.reads[k].words, board.loaded.positions)
+        assert decoded == _values(places)

@@ -28,8 +28,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     action = parser.prog.split()[-1]
     if action == "config":
         parser.add_argument("profile", metavar="PROFILE", help="a shipped name or a .toml file")
-        parser.add_argument("--variant", default="layli-goobalay", metavar="V",
-                            help="pico-standalone: the game it plays (default layli-goobalay)")
+        parser.add_argument("--variant", default=None, metavar="V",
+                            help="the game the board plays (standalone) or draws (bridge): "
+                                 "one of the board's pits a row (default: the first that "
+                                 "fits: 2 x 6 layli-goobalay, 2 x 7 mangala-iv, 2 x 12 "
+                                 "layli-goobalay-long)")
         parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                             help="pico-standalone: an option of the game (repeatable)")
         parser.add_argument("-o", "--output", metavar="FILE",

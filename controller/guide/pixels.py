@@ -25,7 +25,13 @@ PALETTE = {
     "fault": (240, 228, 66),       # yellow
 }
 
-MA_PER_CHANNEL = 20      # a WS2812's LED draws about 20 mA at full brightness per colour
+# The strip's current model, the host's and the Pico's alike: a WS2812B's red, green and blue
+# LEDs each draw MA_PER_CHANNEL at full duty (255), and proportionally less below it (the chip's
+# constant-current driver is switched by PWM). 20 mA a channel is Adafruit's published worst
+# case for a 5050 NeoPixel, "up to 60 milliamps at maximum brightness white (red + green +
+# blue)" (Adafruit NeoPixel Uberguide, "Powering NeoPixels"); the 2020-size WS2812B's datasheet
+# gives 12 mA a channel, so the model errs on the safe side for either.
+MA_PER_CHANNEL = 20
 
 
 def level(pattern, t_ms):
@@ -133,12 +139,55 @@ def place_colours(frame, layout, t_ms, out=None):
         colours[at + 2] = b
         total += (r + g + b) * len(leds[place])
     # scale everything down if the strip would draw more than the supply allows
-    current = total * MA_PER_CHANNEL // 255
-    if current > layout.max_ma:
-        scale = layout.max_ma * 256 // current
-        for at in range(len(colours)):
-            colours[at] = colours[at] * scale >> 8
+    _scale_bytes(colours, cap_scale(total, layout.max_ma))
     return colours
+
+
+def cap_scale(total, max_ma):
+    """The scale, of 256, that keeps a strip whose channel values (0..255 each, every LED's
+    red, green and blue) add up to `total` within `max_ma` (MA_PER_CHANNEL at 255): 256 when it
+    is within already. Exact: `total * scale >> 8` channel-steps never draw more than
+    `max_ma`, rounding and all (the sum is the strip's, so it can be compared with the cap)."""
+    if total * MA_PER_CHANNEL <= max_ma * 255:
+        return 256
+    return max_ma * 255 * 256 // (total * MA_PER_CHANNEL)
+
+
+def scale_bytes(data, scale):
+    """Every byte of `data` (a bytearray) times `scale` / 256, in place; nothing at 256.
+    The same factor on every byte keeps each colour's proportions (hue), down to rounding."""
+    if scale >= 256:
+        return
+    for at in range(len(data)):
+        data[at] = data[at] * scale >> 8
+
+
+def cap_pixels(pixels, max_ma):
+    """Scale a whole strip, R, G, B bytes an LED (`pixels`, a bytearray: in place), so that it
+    draws at most `max_ma`; the scale used, of 256 (256: it was within the cap already). What
+    a Pico in bridge mode does to every strip the host sends: a host's frame is within the cap
+    already, and then this is one sum of the bytes."""
+    scale = cap_scale(_channel_sum(pixels), max_ma)
+    _scale_bytes(pixels, scale)
+    return scale
+
+
+# what cap_pixels and place_colours use: these, or a port's native ones (`accelerate`)
+_channel_sum = sum
+_scale_bytes = scale_bytes
+
+
+def accelerate(channel_sum=None, scale=None):
+    """Use faster versions of `sum` over a strip's bytes and of `scale_bytes` from now on: the
+    Pico's firmware gives its native ones (firmware/fast.py: a 176-LED strip's sum and scaling
+    take milliseconds in MicroPython's plain Python), which must give the very same numbers
+    and bytes (tests/test_emulated_pico.py compares them on the emulated Pico). None
+    keeps the one here."""
+    global _channel_sum, _scale_bytes
+    if channel_sum is not None:
+        _channel_sum = channel_sum
+    if scale is not None:
+        _scale_bytes = scale
 
 
 def render(frame, layout, t_ms):

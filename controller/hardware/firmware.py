@@ -9,18 +9,47 @@ checker and copies it on:
     layli firmware deploy config.json --port /dev/ttyACM0
 
 It carries the game too: the variant and its options, which a pico-standalone board plays, and
-the LED layout and caps, through which both kinds draw the guide's frames.
+the LED layout and caps, through which both kinds draw the guide's frames (and a bridge caps
+the host's strips: `game.max_ma` is the profile's power.strip_max_ma). The variant must have
+the board's pits a row; without one, the first that fits is taken (`board_games`: 2 x 6
+layli-goobalay, 2 x 7 mangala-iv, 2 x 12 layli-goobalay-long), and one that does not fit is
+refused with the ones that do.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.errors import UsageError
-from controller.rules import Rules
+from controller.rules import VARIANTS, Rules
 from .profile import Profile
 
 WATCHDOG_MS = 2000
+
+
+class BoardGame(NamedTuple):
+    """A variant that plays on a board, and the options that make it fit (the long board's
+    `pits`, when its own number is not the board's)."""
+
+    variant: str
+    options: dict[str, int]
+
+    def arguments(self) -> str:
+        """How `layli firmware config` is told: `--variant V [--option pits=N]`."""
+        return " ".join(["--variant %s" % self.variant] + [
+            "--option %s=%s" % item for item in sorted(self.options.items())])
+
+
+def board_games(pits: int) -> list[BoardGame]:
+    """The variants that play on a board of `pits` pits a row: those whose own board it is
+    first, in `layli rules variants`' order, then those whose `pits` option reaches it."""
+    own = [BoardGame(name, {}) for name in VARIANTS if Rules(name).n == pits]
+    stretched = []
+    for name, variant in VARIANTS.items():
+        spec = variant.options.get("pits")
+        if spec is not None and Rules(name).n != pits and spec[2][0] <= pits <= spec[2][1]:
+            stretched.append(BoardGame(name, {"pits": pits}))
+    return own + stretched
 
 
 def gp(pin: str, key: str, profile: Profile) -> int:
@@ -30,12 +59,21 @@ def gp(pin: str, key: str, profile: Profile) -> int:
     return int(pin[2:])
 
 
-def firmware_config(profile: Profile, variant: str = "layli-goobalay",
+def firmware_config(profile: Profile, variant: str | None = None,
                     options: dict | None = None) -> dict[str, Any]:
-    """config.json for `profile` (a pico-bridge or pico-standalone one)."""
+    """config.json for `profile` (a pico-bridge or pico-standalone one), its game `variant`
+    with `options` (None: the first of `board_games` for the board, its options under
+    `options`). UsageError naming the variants that fit when `variant` does not."""
     if profile.kind not in ("pico-bridge", "pico-standalone"):
         raise UsageError("%s is a %s profile: it has no Pico to configure" % (
             profile.name, profile.kind))
+    fits = board_games(profile.pits)
+    if variant is None:
+        if not fits:
+            raise UsageError("%s: no variant plays on a board of %d pits a row" % (
+                profile.label, profile.pits))
+        variant = fits[0].variant
+        options = dict(fits[0].options, **(options or {}))
     config: dict[str, Any] = {
         "mode": "bridge" if profile.kind == "pico-bridge" else "standalone",
         "profile": profile.name,
@@ -50,8 +88,10 @@ def firmware_config(profile: Profile, variant: str = "layli-goobalay",
     # the game: standalone plays it; a bridge draws the host's guide frames through its layout
     rules = Rules(variant, options)
     if rules.n != profile.pits:
-        raise UsageError("%s has %d pits a row; the board of profile %s has %d" % (
-            variant, rules.n, profile.name, profile.pits))
+        raise UsageError("%s has %d pits a row; the board of profile %s has %d: %s" % (
+            variant, rules.n, profile.name, profile.pits,
+            "give one that fits, " + " or ".join(fit.arguments() for fit in fits) if fits
+            else "no variant plays on it"))
     layout = profile.led_layout()
     config["game"] = {"variant": variant, "options": dict(options or {}),
                       "layout": [list(leds) for leds in layout.leds],

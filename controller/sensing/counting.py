@@ -19,7 +19,8 @@ value is judged (a new one every 100 ms until it counts, a counted one every 250
 1. **Range.** A reading at or beyond the converter's limits (the HX711 clips at -2**23 and
    2**23 - 1) is no weight: the channel reports a fault and the reading goes no further.
 2. **Stuck.** A real cell always shows noise; the exact same reading for `stuck_ms` means a
-   disconnected channel or a hung converter: a fault.
+   disconnected channel or a hung converter: a fault. So does no reading at all (None) for
+   `stuck_ms`: a Pico gives the readings of a cell unplugged or dead as None.
 3. **Spikes.** The median of the last 5 readings. One or two wild readings among five (spikes
    of a few seeds come about once in 2,000) never move it; it lags two frames (25 ms).
 4. **Band.** The filtered value must stay within `tolerance` seeds of the mean of the current
@@ -135,6 +136,7 @@ DOWN = const(-1)            # N of a channel that is down (ch.down: why)
 OK = const(0)               # why a channel is down: it is not
 RANGE = const(1)            # a reading at or beyond the converter's limits
 STUCK = const(2)            # the same reading for stuck_ms
+SILENT = const(3)           # no reading for stuck_ms: its converter unplugged or dead
 NEAR_COUNTS = const(4)      # a judgement's candidate counts: k - 1 .. k + 1 and the other zero's
 Q = const(1024)             # a judgement's whole numbers (weighing.py): seeds in 1/1024...
 FLOOR_Q = const(1678)       # ... SIGMA_FLOOR2 in 1/Q**2 seed**2 (0.0016 * 2**20)...
@@ -385,7 +387,7 @@ class CountingSensor:
     __slots__ = ("calibration", "settle_ms", "tolerance", "accept", "track_ms", "stuck_ms",
                  "motion", "max_count", "counts", "settled", "confidence", "faults", "values",
                  "steady_ms", "judge_most", "judge_apart", "_channels", "_state", "_native",
-                 "_t", "_words", "_limit", "_weigh", "_noise_q")
+                 "_t", "_words", "_limit", "_weigh", "_noise_q", "_missing", "_missing_since")
 
     def __init__(self, calibration, settle_ms=200, tolerance=0.3, accept=0.5, track_ms=10000,
                  stuck_ms=2000, motion=3.5, max_count=None, native=None, steady_ms=STEADY_MS,
@@ -460,6 +462,8 @@ class CountingSensor:
         self.faults = [None] * size  # type: list[str | None]
         self.values = [None] * size
         self._t = None
+        self._missing = 0                   # channels with no reading since _missing_since
+        self._missing_since = [0] * size
         # a judgement's whole numbers (weighing.py): the seeds' mass spread and each channel's
         # noise as variances in 1/Q**2 seed**2 (the noise's over a band of n frames: / n,
         # and at most NOISE_MOST: a noisier cell is no scale)
@@ -515,10 +519,15 @@ class CountingSensor:
         check_frame(raw, size, missing=True)
         self._earn(t_ms)
         changed = []
+        missing = 0
         for i in range(size):
             v = raw[i]
             if v is not None:
                 self._step(i, v, t_ms, changed)
+            else:
+                missing |= 1 << i
+        if missing or self._missing:
+            self._silence(t_ms, missing, changed)
         self._judge_due(t_ms, changed)
         return changed
 
@@ -571,8 +580,36 @@ class CountingSensor:
                 work >>= 1
                 bit <<= 1
                 i += 1
+        missing = ~trusted & ((1 << size) - 1)
+        if missing or self._missing:
+            self._silence(t_ms, missing, changed)
         self._judge_due(t_ms, changed)
         return changed
+
+    def _silence(self, t_ms, missing, changed):
+        """The channels with no reading in this frame (`missing`, bit i for channel i): one
+        silent for stuck_ms is a fault, its converter unplugged or dead (a Pico gives the
+        readings of a cell whose DOUT stopped moving as None, firmware/hx711.py). Its first
+        reading back starts it afresh (`_step`, as after any fault)."""
+        since = self._missing_since
+        was = self._missing
+        self._missing = missing
+        work = missing
+        i = 0
+        while work:
+            if not work & 0xFF:         # eight channels at once (see feed_values)
+                work >>= 8
+                i += 8
+                continue
+            if work & 1:
+                bit = 1 << i
+                if not was & bit:
+                    since[i] = t_ms
+                elif t_ms - since[i] >= self.stuck_ms and self._down(
+                        i, self._channels[i], SILENT, None):
+                    changed.append(i)
+            work >>= 1
+            i += 1
 
     @property
     def judge_due(self):
@@ -799,6 +836,8 @@ class CountingSensor:
         if why == RANGE:
             text = "raw %d out of range %d..%d (saturated)" % (
                 v, self._state[ch.at + LOW] + 1, self._state[ch.at + HIGH] - 1)
+        elif why == SILENT:
+            text = "no reading for %d ms: converter unplugged or dead?" % int(self.stuck_ms)
         else:
             text = "constant raw %d for %d ms: disconnected?" % (v, int(self.stuck_ms))
         self.faults[i] = text

@@ -42,6 +42,7 @@ export class Board {
     this.name = description.name ?? 'board';
     const { clock, pads } = pico;
     this.hx711 = [];
+    this.releases = [];     // per cell: let go of what its DOUT drives (unplug)
     this.chains = {};
     this.buttons = {};
     this.strip = null;
@@ -115,9 +116,11 @@ export class Board {
       if (!Number.isInteger(k) || k < 0 || k >= 8 * chain.chips) {
         throw new BoardError(`${key} is ${text}: the chain has inputs 0..${8 * chain.chips - 1}`);
       }
+      this.releases[i] = () => chain.setInput(k, 0);    // its pull-down resistor
       return (level) => chain.setInput(k, level);
     }
     const pin = this._claim(gpio(text, key), `HX711 ${i} DOUT`);
+    this.releases[i] = () => this.pico.pads.drive(pin, null);     // the pad's pull decides
     return (level) => this.pico.pads.drive(pin, level, `HX711 ${i} DOUT`);
   }
 
@@ -174,6 +177,20 @@ export class Board {
       if (seed !== undefined) cell.rng = new Lcg(seed + 1 + which);
       cell.configure({ period_ns: periods ? periods[i] : nominal, phase_ns, update_ns, jitter_ns });
     });
+  }
+
+  // a cell's connector out (its DOUT left to the pull-down, the chip stopped), or in again
+  unplug(index) {
+    const cell = this._cell(index);
+    if (!cell.plugged) throw new BoardError(`cell ${index} is unplugged already`);
+    cell.unplug();
+    this.releases[index]();
+  }
+
+  plug(index) {
+    const cell = this._cell(index);
+    if (cell.plugged) throw new BoardError(`cell ${index} is plugged in already`);
+    cell.plug(this.pico.clock.nanos);
   }
 
   press(name) { this._button(name).press(); }

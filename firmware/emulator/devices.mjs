@@ -10,7 +10,10 @@
 //   85.635 ms at RATE low, and the 75 us "no-read" update time, measured by olkal
 //   (github.com/olkal/HX711_ADC issue 81).
 // - 74HC165: TI SN74HC165 datasheet (SCLS116): parallel load while SH/LD is low, shift on CLK
-//   rising with SH/LD high; timing at 3.3 V taken between its 2 V and 4.5 V columns: 40 ns.
+//   rising with SH/LD high; its timing at 3.3 V as simulator/parts/hc165.py works it out (the
+//   2 V and 4.5 V columns at -40..85 C, interpolated): CLK high or low and SH/LD low >= 59 ns,
+//   SH/LD high >= 74 ns before CLK rises, QH 120 ns after a CLK rise or load (the slowest
+//   chip: a read sooner gets the bit before), CLK rises >= 179 ns apart in a chain.
 // - WS2812B: Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us (+-150 ns), bit period
 //   1.25 us (+-600 ns), reset low >= 50 us (the V5 part wants 280 us), G R B, MSB first; a
 //   frame with a bit out of its window, or not whole LEDs, is not shown (an error says why).
@@ -89,6 +92,7 @@ export class HX711 {
     this.sckHigh = false;
     this.highSince = 0;
     this.poweredAtRise = true;
+    this.plugged = true;            // false: its connector is out (no DOUT, PD_SCK or power)
     this.dout = null;
     this.conversion = clock.createAlarm(() => this._convert());
     this.updateEnd = clock.createAlarm(() => { this.updateEnd.scheduled = false; this._refresh(); });
@@ -156,6 +160,7 @@ export class HX711 {
   }
 
   _refresh() {
+    if (!this.plugged) return;
     const level = this.level();
     if (level !== this.dout) {
       this.dout = level;
@@ -193,7 +198,25 @@ export class HX711 {
     this._refresh();
   }
 
+  // the connector comes out: the chip stops (what its DOUT drove is the board's to release)
+  unplug() {
+    this.plugged = false;
+    this.powered = false;
+    this.conversion.cancel();
+    this.updateEnd.cancel();
+    this.highLimit.cancel();
+    this.sckHigh = false;
+    this.dout = null;
+  }
+
+  // ... and goes in again at `t`: the chip powers up afresh, its first conversion a period on
+  plug(t) {
+    this.plugged = true;
+    this._powerUp(t, this.period_ns);
+  }
+
   sck(level, t) {
+    if (!this.plugged) return;
     if (level && !this.sckHigh) this._rise(t);
     else if (!level && this.sckHigh) this._fall(t);
   }
@@ -246,7 +269,7 @@ export class HX711 {
       corrupted: this.corrupted, corrupted_times_ns: this.corruptedTimes,
       overwritten_times_ns: this.overwrittenTimes,
       errors: this.errors.list, error_times_ns: this.errors.times,
-      errors_dropped: this.errors.dropped, pulses: this.pulses,
+      errors_dropped: this.errors.dropped, pulses: this.pulses, plugged: this.plugged,
       value: this.value, value_b: this.value_b, gain: this.gain, powered: this.powered,
       period_ns: this.period_ns, phase_ns: this.phase_ns, jitter_ns: this.jitter_ns,
       dout: this.dout,
@@ -255,8 +278,10 @@ export class HX711 {
 }
 
 // ------------------------------------------------------------------------- 74HC165 chain
-const HC165_MIN_NS = 40;
-const HC165_DELAY_NS = 40;      // QH valid 40 ns after a CLK rise or a load
+const HC165_TW_NS = 59;         // CLK high or low, SH/LD low (tw)
+const HC165_TREC_NS = 74;       // SH/LD high before CLK rises
+const HC165_DELAY_NS = 120;     // QH valid this long after a CLK rise or a load (tpd, at most)
+const HC165_PERIOD_NS = 179;    // CLK rise to rise in a chain: tpd + SER's set-up (59)
 
 export class ShiftChain {
   constructor(clock, chips, output) {
@@ -269,6 +294,7 @@ export class ShiftChain {
     this.clkLevel = 0;
     this.loadAt = 0;            // when SH/LD last changed
     this.clkAt = 0;
+    this.riseAt = null;         // the last CLK rise that shifted
     this.errors = new ErrorLog(clock);
     this.shown = null;
     this.pending = [];
@@ -297,8 +323,8 @@ export class ShiftChain {
 
   shLd(level, t) {
     if (level === this.load) return;
-    if (level && t - this.loadAt < HC165_MIN_NS) {
-      this.errors.add(`SH/LD low for ${Math.round(t - this.loadAt)} ns: under 40 ns`);
+    if (level && t - this.loadAt < HC165_TW_NS) {
+      this.errors.add(`SH/LD low for ${Math.round(t - this.loadAt)} ns: under ${HC165_TW_NS} ns`);
     }
     this.load = level;
     this.loadAt = t;
@@ -312,8 +338,8 @@ export class ShiftChain {
   clk(level, t) {
     if (level === this.clkLevel) return;
     const width = t - this.clkAt;
-    if (width < HC165_MIN_NS) {
-      this.errors.add(`CLK ${level ? 'low' : 'high'} for ${Math.round(width)} ns: under 40 ns`);
+    if (width < HC165_TW_NS) {
+      this.errors.add(`CLK ${level ? 'low' : 'high'} for ${Math.round(width)} ns: under ${HC165_TW_NS} ns`);
     }
     this.clkLevel = level;
     this.clkAt = t;
@@ -323,9 +349,14 @@ export class ShiftChain {
       this.errors.add('CLK rising while SH/LD is low: the load wins');
       return;
     }
-    if (t - this.loadAt < HC165_MIN_NS) {
-      this.errors.add(`SH/LD high ${Math.round(t - this.loadAt)} ns before a CLK rise: under 40 ns`);
+    if (t - this.loadAt < HC165_TREC_NS) {
+      this.errors.add(`SH/LD high ${Math.round(t - this.loadAt)} ns before a CLK rise: under ${HC165_TREC_NS} ns`);
     }
+    if (this.chips > 1 && this.riseAt !== null && this.loadAt < this.riseAt
+        && t - this.riseAt < HC165_PERIOD_NS) {
+      this.errors.add(`CLK rose ${Math.round(t - this.riseAt)} ns after the rise before: a chained SER needs ${HC165_PERIOD_NS} ns`);
+    }
+    this.riseAt = t;
     // every chip at once: QH <- QG ... QB <- QA, QA <- SER = the next chip's QH (last: low)
     const q = this.q;
     for (let c = 0; c < this.chips; c++) {
@@ -339,7 +370,7 @@ export class ShiftChain {
   // chip c's QH before this edge: shifting runs from U1 up, so chip c has not shifted yet
   pendingSer(c) { return this.q[8 * c + 7]; }
 
-  // U1's QH follows its flip-flop 40 ns later
+  // U1's QH follows its flip-flop HC165_DELAY_NS later
   _changed() {
     this.changes++;
     const t = this.clock.nanos;

@@ -337,6 +337,15 @@ class EmulatedPico:
         nominal * (1 + u), u uniform in +-spread). Conversions restart from now."""
         self.command("hx711", index=index, **timing)
 
+    def unplug(self, index: int) -> None:
+        """Cell `index`'s connector comes out: the HX711 stops and its DOUT is left to the
+        pull-down (the Pico's own on a GPIO, a resistor on a 74HC165 input)."""
+        self.command("unplug", index=index)
+
+    def plug(self, index: int) -> None:
+        """... and goes in again: the chip powers up afresh."""
+        self.command("plug", index=index)
+
     def press(self, button: str) -> None:
         """Hold a button down (its pin to ground)."""
         self.command("press", button=button)

@@ -3,7 +3,7 @@ LED strip (host-only).
 
     LAYLI_PICO_KIT=/path/to/kit python firmware/emulator/game.py [--mode bridge|standalone]
         [--moves N] [--seed K] [--mistakes RATE] [--quick] [--power-cut]
-        [--flash-in IMAGE] [--flash-out IMAGE] [--json]
+        [--flash-in IMAGE] [--flash-out IMAGE] [--unplug MOVES:PLACE] [--json]
 
 The firmware goes onto the emulated Pico (real MicroPython 1.27 on rp2040js, the board's
 HX711s, LED strip, buttons and buzzer on its pins as datasheet models: README.md beside this
@@ -56,7 +56,7 @@ from typing import Callable
 
 from controller.drivers.pico import PicoBridge
 from controller.drivers.serial_link import SerialLink
-from controller.guide.events import CONFIRMED, MISTAKE
+from controller.guide.events import CONFIRMED, MISTAKE, SENSOR_FAULT
 from controller.guide.frame import COLOURS, DARK, DROP, FLASH, LESS, MORE, OFF, PATTERNS, Frame
 from controller.guide.guide import AWAIT, OVER, SOWING
 from controller.guide.pixels import PALETTE, level
@@ -346,11 +346,14 @@ def table(seed: int = SEED, variant: str = VARIANT, durations: Durations | None 
 def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
          profile_name: str = PROFILE, variant: str = VARIANT,
          durations: Durations | None = None,
-         progress: Callable[[str], None] | None = None) -> dict:
+         progress: Callable[[str], None] | None = None,
+         unplug: tuple[int, int] | None = None) -> dict:
     """Play on `pico` (an EmulatedPico booted into the bridge); what happened, as a dict.
     `durations`: how long the players' hands take (default: a careful, unhurried player;
     QUICK: a quick one). `progress` is told each move as it is made, and every 5 emulated
-    seconds where the game is, in a line."""
+    seconds where the game is, in a line. `unplug` = (moves, place): that place's load cell
+    comes unplugged once that many moves are done (its faults shown, the players confirm
+    its steps by hand)."""
     started = time.perf_counter()
     profile = load(profile_name)
     layout = profile.led_layout()
@@ -378,8 +381,13 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     showing = None                  # the mistake the guide shows
     put_right = 0                   # mistakes shown that went away: the board agrees again
 
+    unplugged_at = None
+
     def turn() -> None:
-        nonlocal inputs
+        nonlocal inputs, unplugged_at
+        if unplug is not None and unplugged_at is None and len(session.game.moves) >= unplug[0]:
+            pico.unplug(unplug[1])
+            unplugged_at = clock.now_ms
         if list(cells.frames(clock.now_ms + TURN_MS)) and cells.inputs() != inputs:
             inputs = cells.inputs()
             pico.set_cells(inputs)
@@ -450,6 +458,9 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         "mistakes_flagged": events.count(MISTAKE),
         "mistakes_put_right": put_right,
         "confirms": events.count(CONFIRMED),
+        "faults": [event[1] for event in runner.events if event[0] == SENSOR_FAULT],
+        "unplugged_at_s": None if unplugged_at is None else round(unplugged_at / 1000, 1),
+        "moves_after_unplug": None if unplugged_at is None else len(session.game.moves) - unplug[0],
         "frames_read": eyes.frames_read, "frames_not_sent": io.mismatched,
         "unclear_looks": eyes.unclear,
         "strip_looks": eyes.reader.looks, "torn_rings": eyes.reader.torn,
@@ -770,8 +781,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--power-cut", action="store_true",
                         help="standalone: cut the board's power in the middle of the first "
                              "move (the game resumes from the Pico's journal)")
+    parser.add_argument("--unplug", metavar="MOVES:PLACE",
+                        help="bridge: unplug that place's load cell once that many moves are "
+                             "done (e.g. 1:3)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    unplug = None
+    if args.unplug is not None:
+        moves, _, place = args.unplug.partition(":")
+        if not (moves.isdigit() and place.isdigit() and int(place) < load(PROFILE).places):
+            parser.error("--unplug takes MOVES:PLACE, two whole numbers, the place 0..%d, "
+                         "not %r" % (load(PROFILE).places - 1, args.unplug))
+        if args.mode != "bridge":
+            parser.error("--unplug is for --mode bridge")
+        unplug = (int(moves), int(place))
     if args.power_cut and args.mode != "standalone":
         parser.error("--power-cut is for --mode standalone (in bridge mode the host keeps "
                      "the game)")
@@ -805,7 +828,7 @@ def main(argv: list[str] | None = None) -> int:
                                          progress=print_progress)
             else:
                 result = play(pico, args.moves, args.seed, args.mistakes,
-                              durations=durations, progress=print_progress)
+                              durations=durations, progress=print_progress, unplug=unplug)
     print(json.dumps(result) if args.json else json.dumps(result, indent=2))
     return 0 if result["board_matches_engine"] else 1
 

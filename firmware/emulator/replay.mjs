@@ -15,7 +15,7 @@
 //   {"part": "ws2812", "options": {"count": 8}, "events": [{"t": 0, "din": 1}, {"t": 400, "din": 0}, ...]}
 // Out: {"samples": [[t, level], ...] (DOUT or QH at each sample), "state": the part's stats}.
 // A sample sees the level after every event at an earlier or equal time (the 74HC165's QH
-// changes 40 ns after its cause: sample later than that).
+// changes 120 ns after its cause: sample later than that).
 
 import fs from 'node:fs';
 import { Simulator } from 'rp2040js';

@@ -160,6 +160,8 @@ class Server {
       case 'cells': board().setCells(message.values); return reply({ ok: true });
       case 'cell': board().setCell(message.index, message.value, message.value_b); return reply({ ok: true });
       case 'hx711': board().configure(message.index ?? null, message); return reply({ ok: true });
+      case 'unplug': board().unplug(message.index); this.kick(); return reply({ ok: true });
+      case 'plug': board().plug(message.index); this.kick(); return reply({ ok: true });
       case 'press': board().press(message.button); this.kick(); return reply({ ok: true });
       case 'release': board().release(message.button); this.kick(); return reply({ ok: true });
       case 'strip': return reply({ ok: true, ...board().stripState() });
@@ -184,7 +186,7 @@ class Server {
       }
       case 'quit': reply({ ok: true }); return this.quit();
       default:
-        throw new BoardError(`unknown command ${JSON.stringify(message.cmd)} (attach, cells, cell, hx711, press, release, strip, stats, reset_stats, probe, edges, time, pico, mode, run, save_flash, quit)`);
+        throw new BoardError(`unknown command ${JSON.stringify(message.cmd)} (attach, cells, cell, hx711, unplug, plug, press, release, strip, stats, reset_stats, probe, edges, time, pico, mode, run, save_flash, quit)`);
     }
   }
 

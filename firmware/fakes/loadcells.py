@@ -11,6 +11,7 @@ for it wakes at that microsecond.
 
     cells = direct(sck=2, data=[3, 4, 5])       # three HX711s, DOUT on GPIO 3, 4, 5
     cells[0].value = -1234                      # what its next conversions read
+    unplug(cells[1]); plug(cells[1])            # its connector out, and in again
 
 Works under MicroPython and CPython.
 """
@@ -31,9 +32,46 @@ def _chips(sck, count, values, phases, periods, seed):
         chip = HX711(periods[i], None if phases is None else phases[i], jitter_us=JITTER_US,
                      seed=seed + i)
         chip.value = 0 if values is None else values[i]
-        machine.watch(sck, chip.sck)
+        chip.plugged = True
+        chip.wired = None               # where its DOUT goes: a GPIO, or (chain, input)
+        machine.watch(sck, _clocked(chip))
         made.append(chip)
     return made
+
+
+def _clocked(chip):
+    def sck(level, t_us):
+        if chip.plugged:
+            chip.sck(level, t_us)
+    return sck
+
+
+def _connect(chip):
+    if isinstance(chip.wired, int):
+        machine.source(chip.wired, chip.dout, chip.next_change)
+    else:
+        chain, k = chip.wired
+        chain.model.inputs[k] = chip.dout
+
+
+def unplug(chip):
+    """A cell's connector comes out (DOUT, PD_SCK, power): what its DOUT drove is left to the
+    pull-down there (the Pico's own on a GPIO; a resistor on a 74HC165 input, which the
+    chain model reads as a tied input: low)."""
+    chip.plugged = False
+    if isinstance(chip.wired, int):
+        machine.source(chip.wired, None)
+    else:
+        chain, k = chip.wired
+        chain.model.inputs[k] = None
+
+
+def plug(chip):
+    """The cell's connector goes in again: the chip powers up afresh (a period to its first
+    conversion) and drives its DOUT."""
+    chip.power_up(machine.now_us())
+    chip.plugged = True
+    _connect(chip)
 
 
 def direct(sck, data, values=None, phases=None, periods=None, seed=7):
@@ -42,7 +80,8 @@ def direct(sck, data, values=None, phases=None, periods=None, seed=7):
     of unsynchronised chips drawn from `seed`."""
     cells = _chips(sck, len(data), values, phases, periods, seed)
     for i in range(len(data)):
-        machine.source(data[i], cells[i].dout, cells[i].next_change)
+        cells[i].wired = data[i]
+        _connect(cells[i])
     return cells
 
 
@@ -77,4 +116,7 @@ def chained(sck, latch, clock, serial, cells, values=None, phases=None, periods=
     registers = (cells + 7) // 8
     inputs = [(cell.dout, cell.next_change) for cell in made] + [None] * (
         8 * registers - cells)
-    return made, ShiftChain(latch, clock, serial, inputs)
+    chain = ShiftChain(latch, clock, serial, inputs)
+    for k in range(cells):
+        made[k].wired = (chain, k)
+    return made, chain

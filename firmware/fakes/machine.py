@@ -91,8 +91,24 @@ class _Line:
         self.irq = None             # (handler, trigger, Pin)
         self.owner = None           # "pwm", "pio", "neopixel": a peripheral that took the pin
         self.next_change = None     # when `source` may next change by itself (see source())
+        self.ctrl = 0x1F            # IO_BANK0 GPIOn_CTRL (FUNCSEL null, no override)
+        self.inover = 0             # its INOVER: 2 forces the input low, 3 high, 1 inverts
+
+    def pad(self, t_us=None):
+        """The level on the pad, whoever drives it (IO_BANK0 STATUS's INFROMPAD)."""
+        inover = self.inover
+        self.inover = 0
+        try:
+            return self.level(t_us)
+        finally:
+            self.inover = inover
 
     def level(self, t_us=None):
+        """The level the chip's inputs see (SIO, PIO): the pad's, through INOVER."""
+        if self.inover:
+            if self.inover > 1:
+                return self.inover - 2          # forced low (2) or high (3)
+            return 1 - self.pad(t_us)
         source = self.source
         if source is not None and self.mode == _IN:    # the common case first: it runs a lot
             return source(now_us() if t_us is None else t_us)
@@ -303,6 +319,11 @@ class WDT:
 # --- memory: what DMA and mem32 reach (fakes/uctypes.py gives buffers their addresses) ------
 
 TIMERAWL = 0x40054028           # the RP2040 timer's raw low word: microseconds since boot
+IO_BANK0 = 0x40014000           # GPIOn_STATUS at + 8n, GPIOn_CTRL at + 8n + 4 (RP2040
+                                # datasheet 2.19.6.1): the pad's level and its input override
+CHIP_ID = 0x40000000            # SYSINFO's CHIP_ID: what an RP2040 B1 answers (rp2040js's
+RP2040_B1 = 0x10002927          # sysinfo.js, "verified against the silicon": revision 1,
+                                # part 0x0002, manufacturer 0x927)
 _memory = []                    # (first address, bytes, buffer), in address order
 _next_address = [0x20001000]
 bus_us = None                   # set while a PIO/DMA event runs: the time it happens at
@@ -332,6 +353,14 @@ def read_word(address):
     """The little-endian 32-bit word at `address` (the timer, or a buffer given an address)."""
     if address == TIMERAWL:
         return (now_us() if bus_us is None else bus_us) & 0xFFFFFFFF
+    if address == CHIP_ID:
+        return RP2040_B1
+    if IO_BANK0 <= address < IO_BANK0 + 8 * GPIO_COUNT:
+        target = line((address - IO_BANK0) // 8)
+        if address & 4:
+            return target.ctrl
+        # STATUS: INFROMPAD (bit 17), INTOPERI (19): the pad's level, and the input's
+        return target.pad() << 17 | target.level() << 19
     buffer, offset = _find(address)
     if buffer is None:
         return 0
@@ -340,7 +369,12 @@ def read_word(address):
 
 
 def write_word(address, value):
-    """Store a little-endian 32-bit word at `address` (a DMA transfer)."""
+    """Store a little-endian 32-bit word at `address` (a DMA transfer, or GPIOn_CTRL)."""
+    if IO_BANK0 <= address < IO_BANK0 + 8 * GPIO_COUNT and address & 4:
+        target = line((address - IO_BANK0) // 8)
+        target.ctrl = value
+        target.inover = value >> 16 & 3
+        return
     buffer, offset = _find(address)
     if buffer is None:
         raise ValueError("fake memory: no buffer at 0x%08x" % address)

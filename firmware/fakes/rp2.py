@@ -813,9 +813,16 @@ class StateMachine:
                     break
                 # a pin that changes in the very microsecond the machine stalled may have
                 # been sampled just before it: look from the microsecond before, and wake
-                # after it (times are whole microseconds)
-                wake = self._next_input_change(t - 1)
-                if wake == t:
+                # after it (times are whole microseconds). A loop that stopped for spinning
+                # may have sampled its pins early in its last turn (a 74HC165 chain's poll
+                # latches the DOUTs at its start, 8 us before it comes round): a change since
+                # the turn began wakes it at once
+                since = t - 1
+                if self._wait == 1 and self._spun_from is not None:
+                    since = min(since, self._spun_from - 1)
+                    self._spun_from = None
+                wake = self._next_input_change(since)
+                if 0 <= wake <= t:
                     wake = t + 1
                 if wake < 0 or wake > now:
                     t = now
@@ -831,6 +838,7 @@ class StateMachine:
     _inside = False
     _wait = 0
     _goal_us = None
+    _spun_from = None
 
     def _count_down(self, cycles):
         """A `jmp x--` onto itself (a delay loop) touches nothing but x and the time: run
@@ -1134,11 +1142,12 @@ class StateMachine:
                len(self.rx), len(self.tx))
         seen = self.seen
         if key not in seen:
-            seen[key] = []
+            seen[key] = [self._now_us()]        # when the loop's turn from here began
             return False
         levels = seen[key]
         now = self._levels_now()
         if now in levels:
+            self._spun_from = levels[0]
             return True
         levels.append(now)
         return False

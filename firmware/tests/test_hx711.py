@@ -170,10 +170,12 @@ def test_chain_of_shift_registers_reads_26_cells():
     reader = hx711.HX711Chain(2, 5, 26)
     frames = _frames(clock, reader, 300)
     assert len(frames) >= 24
-    assert all(frame == values for frame in _trusted(frames)), frames[3:4]
+    # the rhythms are known after three conversions; on a chain, whose reads are long, the
+    # fourth reading may still be one the planner could not place
+    assert all(frame == values for frame in _trusted(frames, 4)), frames[4:5]
     assert all(cell.errors == [] and cell.gain == 128 and cell.corrupted == 0 for cell in cells)
     assert chain.model.errors == []
-    assert reader.delays > 0                    # a read of 180 us: the plan moves many
+    assert reader.delays > 0                    # a read of 214 us: the plan moves many
 
 
 def _away_now_and_then(clock, reader, ms, ahead, away_ms=35, every_ms=150):
@@ -201,7 +203,7 @@ def _away_now_and_then(clock, reader, ms, ahead, away_ms=35, every_ms=150):
 
 
 def test_reads_queued_ahead_stay_timed_while_the_cpu_is_away():
-    """A 26-cell chain (reads of 180 us: the plan moves many) whose CPU is away 35 ms every
+    """A 26-cell chain (reads of 214 us: the plan moves many) whose CPU is away 35 ms every
     150 ms, as a garbage collection takes it: with the next four reads' delays queued
     first (`plan_ahead`), every reading comes out whole and trusted; without, some reads
     catch a conversion (each such reading is None, never a wrong number)."""
@@ -349,3 +351,89 @@ def test_a_chip_left_half_read_is_revived():
     assert reader.revivals == 1 and len(after) >= 10
     assert after[-1][1] == values
     assert any("powered down" in error for error in cells[0].errors)
+
+
+# --- a cell unplugged or dead never stops the others --------------------------------------
+
+
+def _last_readings(frames, ms, now):
+    """The readings of the last `ms` ms of `frames` (taken up to `now`)."""
+    return [frame for t, frame in frames if t > now - ms]
+
+
+def test_an_unplugged_cell_reads_none_and_the_others_read_on():
+    """Cell 1's connector comes out mid-game: its DOUT GPIO, pulled down, reads low for
+    ever, which the program takes for a result always ready, and the bits of 0. Its DOUT no
+    longer moving, its readings come out None within a few conversions; the others are read
+    on, every one; plugged in again, it is read again."""
+    clock = rig.fresh_pico()
+    values = [111, -222, 333, -444]
+    data = [3, 4, 5, 6]
+    cells = loadcells.direct(2, data, values)
+    reader = hx711.HX711Array(2, data)
+    assert [machine.line(pin).pull for pin in data] == [machine.Pin.PULL_DOWN] * 4
+    assert _frames(clock, reader, 150)[-1][1] == values and reader.absent == 0
+    loadcells.unplug(cells[1])
+    gone = _frames(clock, reader, 300)
+    assert len(gone) >= 25                      # a reading every conversion, as before
+    late = _last_readings(gone, 150, clock.ticks_ms())
+    assert late and all(frame == [111, None, 333, -444] for frame in late), late
+    assert reader.absent == 0b10 and reader.masked == 0
+    # no reading of 0 slipped through for long: three conversions and a look (50 ms)
+    zeros = [t for t, frame in gone if frame[1] == 0]
+    assert len(zeros) <= 10, zeros
+    loadcells.plug(cells[1])
+    back = _frames(clock, reader, 300)
+    assert back[-1][1] == values and reader.absent == 0
+    assert all(cell.errors == [] for cell in (cells[0], cells[2], cells[3]))
+
+
+def test_an_unplugged_cell_on_a_chain_reads_none_and_the_others_read_on():
+    """The same on a 74HC165 chain: the cell's chain input held low by its pull-down
+    resistor (hardware/README.md)."""
+    clock = rig.fresh_pico()
+    values = [(-1) ** i * 1000 * (i + 1) for i in range(8)]
+    cells, chain = loadcells.chained(2, 3, 4, 5, 8, values)
+    reader = hx711.HX711Chain(2, 5, 8)
+    assert _frames(clock, reader, 150)[-1][1] == values
+    loadcells.unplug(cells[5])
+    gone = _frames(clock, reader, 300)
+    late = _last_readings(gone, 150, clock.ticks_ms())
+    assert len(late) >= 12 and all(frame[5] is None for frame in late), late
+    # the others read on, each reading its value (now and then one a conversion may have
+    # caught comes out None: a read of 214 us is planned among eight chips' conversions)
+    others = [frame[:5] + frame[6:] for frame in late]
+    assert all(v is None or v == w for frame in others
+               for v, w in zip(frame, values[:5] + values[6:])), others
+    assert sum(frame.count(None) for frame in others) <= 2, others
+    assert reader.absent == 1 << 5
+    loadcells.plug(cells[5])
+    assert _frames(clock, reader, 300)[-1][1] == values and reader.absent == 0
+    assert chain.model.errors == []
+
+
+def test_a_dout_held_high_is_masked_and_the_others_read_on():
+    """A cell whose DOUT stays high (a chip powered down, its PD_SCK wire off and floating
+    high; or without power behind a pull-up): the program, waiting for every DOUT low,
+    would wait for ever. After 150 ms without a reading that GPIO's input is forced low
+    for the PIO (IO_BANK0 GPIOn_CTRL.INOVER) and the others are read on; once its pad reads
+    low again (a chip with a result), it is given back."""
+    clock = rig.fresh_pico()
+    values = [111, -222, 333]
+    data = [3, 4, 5]
+    cells = loadcells.direct(2, data, values)
+    reader = hx711.HX711Array(2, data, clock=clock)
+    assert _frames(clock, reader, 100)[-1][1] == values
+    loadcells.unplug(cells[2])
+    machine.source(5, lambda t_us: 1)           # held high
+    held = _frames(clock, reader, 400)
+    assert reader.masked == 0b100 and reader.masks == 1 and reader.absent == 0b100
+    ctrl = machine.mem32[hx711.IO_BANK0 + 8 * 5 + 4]
+    assert ctrl >> 16 & 3 == 2                  # INOVER: the input forced low
+    late = _last_readings(held, 150, clock.ticks_ms())
+    assert len(late) >= 10 and all(frame == [111, -222, None] for frame in late), late
+    loadcells.plug(cells[2])                    # back: its DOUT falls at its first result
+    back = _frames(clock, reader, 300)
+    assert reader.masked == 0 and reader.absent == 0 and back[-1][1] == values
+    assert machine.mem32[hx711.IO_BANK0 + 8 * 5 + 4] >> 16 & 3 == 0
+    reader.close()

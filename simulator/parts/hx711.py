@@ -264,6 +264,12 @@ class HX711:
         self.errors.append("SCK high for over %d us at %d us: powered down" % (
             POWER_DOWN_US, t_us))
 
+    def power_up(self, t_us):
+        """Power comes back at `t_us` (a cell plugged in again): the chip starts afresh at
+        channel A, gain 128, its first conversion a period later."""
+        self.high_since = -1
+        self._reset(t_us)
+
     def _reset(self, t_us):
         """PD_SCK back low after a power-down: the chip starts afresh."""
         self.powered = True
