@@ -260,8 +260,11 @@ class Pico:
         self.process = subprocess.Popen(
             [sys.executable, __file__, self.link, str(config), *options],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        if self.process.stdout.readline().strip() != "ready":
-            raise RuntimeError("the device process did not start")
+        line = self.process.stdout.readline().strip()
+        while line.startswith("layli: "):      # what the firmware says at boot (its chip)
+            line = self.process.stdout.readline().strip()
+        if line != "ready":
+            raise RuntimeError("the device process did not start: %r" % line)
 
     def ask(self, line: str) -> str:
         self.process.stdin.write(line + "\n")
@@ -486,12 +489,12 @@ def test_a_cell_stuck_and_a_cell_at_the_limit_are_named(tmp_path):
 def test_a_breakout_that_never_converts_is_named(tmp_path):
     report, maker = bridge_test(tmp_path, "--gone", "6")
     fixes = fix_texts(report)
+    # the Pico reads the other cells on (firmware/hx711.py: a DOUT that never moves is a
+    # cell whose readings are None), so the rest of the board is tested
     assert fixes == [
-        "No readings came from the load cells in 2 seconds. The Pico reads them only when "
-        "every HX711 has a result, so one that never converts stops them all. These never "
-        "signalled a result: North's pit 1 (DAT on GP9). Check their VCC (5 V), VDD (3.3 V), "
-        "GND and DAT wires."], fixes
-    assert maker.lit_seen == [] and not any(report.tested)
+        "North's pit 1 never gave a reading the Pico could trust: its HX711 never signalled a "
+        "result. Check its VCC (5 V), VDD (3.3 V), GND and its DAT wire to GP9."], fixes
+    assert report.tested == [place != 6 for place in range(14)]
     assert all(report.buttons.values()) and report.buzzer is True     # tested all the same
 
 

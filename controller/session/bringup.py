@@ -314,8 +314,10 @@ class BringUp:
             values = [f[1][channel] for f in frames if f[1][channel] is not None]
             if not values:
                 self.dead[channel] = True
-                report.add("%s never gave a reading the Pico could trust." % (
-                    self.name(channel)), (channel,))
+                report.add("%s never gave a reading the Pico could trust: its HX711 never "
+                           "signalled a result. Check its VCC (5 V), VDD (3.3 V), GND and its "
+                           "DAT wire to %s." % (self.name(channel), board.pin(channel)),
+                           (channel,))
                 continue
             centre = median(values)
             self.levels[channel] = centre
@@ -352,8 +354,8 @@ class BringUp:
         self.noise[channel] = noise if noise > 1 else 1.0
 
     def _silent(self):
-        """No frames at all: the Pico reads only once every HX711 has a result, so one that
-        never converts stops them all; its periods say which converted."""
+        """No frames at all (a Pico whose reads stall: a cell it cannot mask, a clock wire
+        off): its periods say which converted."""
         report, board = self.report, self.board
         if not board.counting:
             report.add("The board gave no readings of its pit sensors at all.")
@@ -368,9 +370,7 @@ class BringUp:
                                                        for c in range(self.channels)]
             self.board.wait(POLL_MS * 3)
         quiet = [c for c in range(self.channels) if periods is None or not periods[c]]
-        text = ("No readings came from the load cells in %g seconds. The Pico reads them "
-                "only when every HX711 has a result, so one that never converts stops them "
-                "all." % (self.look_ms / 1000))
+        text = ("No readings came from the load cells in %g seconds." % (self.look_ms / 1000))
         if periods is not None and 0 < len(quiet) < self.channels:
             text += " These never signalled a result: %s. Check their VCC (5 V), VDD (3.3 V), " \
                     "GND and DAT wires." % ", ".join([
