@@ -244,7 +244,8 @@ from controller.hardware.firmware import firmware_config                    # no
 from controller.hardware.profile import load                                # noqa: E402
 from controller.session.bringup import (AWAY, COLOUR, HAND, HEARD, LIT, PRESS,  # noqa: E402
                                         RINGS, SEED, WHICH, place_words)
-from controller.session.ledcheck import place_key, strip_order                # noqa: E402
+from controller.session.ledcheck import strip_order                             # noqa: E402
+from controller.rules.script import place_label                # noqa: E402
 from fakes import RecordingPixelBuf                                         # noqa: E402
 
 
@@ -369,7 +370,7 @@ class LookingMaker(ScriptedMaker):
             colours = {view[place]["colour"] for place in lit}
             return colours.pop() if len(colours) == 1 else ("none" if not lit else "white")
         if task.kind == WHICH:
-            return place_key(lit[0], self.places // 2 - 1) if lit else None
+            return place_label(lit[0], self.places // 2 - 1) if lit else None
         assert task.kind == LIT
         own = view[task.place]
         if own["lit"] == own["of"] and lit == [task.place]:

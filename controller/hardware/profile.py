@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 
 from controller.guide.pixels import MA_PER_CHANNEL, LedLayout
 from controller.protocol.messages import BUTTONS
-from controller.rules import place_words
+from controller.rules import place_label, place_words
 from controller.hardware.boards import BOARDS, PIN, board_of, span
 from controller.hardware.parts import HARDWARE, Part, catalogue
 from controller.hardware.problems import (Problem, ProfileError, Reader, Spec, describe,
@@ -75,17 +75,6 @@ EXPANDER_TYPES = ("74hc165", "mcp23017")
 MCP_CHANNELS = ["GP%s%d" % (port, bit) for port in "AB" for bit in range(8)]
 NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR", "RGBW", "GRBW")
-
-
-def place_label(place: int, pits: int) -> str:
-    """`S1`..`Sn`, `N1`..`Nn`, `S store`, `N store`: a place as the wiring diagram and the
-    cutting drawing label it (short, to fit beside a module; every message names a place as
-    the players do, `controller.rules.place_words`)."""
-    if place < pits:
-        return "S%d" % (place + 1)
-    if place < 2 * pits:
-        return "N%d" % (place - pits + 1)
-    return "S store" if place == 2 * pits else "N store"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from .variants import RulesError, VARIANTS, get_variant, resolve_options
 from .game import (Game, Rules, Step, SOUTH, NORTH, SIDES, END_NO_MOVE, END_EMPTY_ROW,
                    END_REPETITION, END_ENDLESS, END_NO_FEED, END_STONES)
 from .setups import deal_random_setup
-from .script import Board, place_words
+from .script import Board, place_label, place_words
 
 
 def __getattr__(name):

@@ -26,6 +26,19 @@ def place_words(place, pits, players=SIDES):
     return "%s's pit %d" % (players[place // pits], place % pits + 1)
 
 
+def place_label(place, pits):
+    """`S1`..`Sn`, `N1`..`Nn`, `S store`, `N store`: a place in short, as the wiring diagram,
+    the drawings and the bring-up's questions label it (a person types it; every message
+    names a place as the players do, `place_words`).
+
+        >>> place_label(0, 6), place_label(11, 6), place_label(12, 6), place_label(13, 6)
+        ('S1', 'N6', 'S store', 'N store')
+    """
+    if place >= 2 * pits:
+        return "S store" if place == 2 * pits else "N store"
+    return ("S%d" if place < pits else "N%d") % (place % pits + 1)
+
+
 class Board:
     """Counts on a physical board: `pits` (2n), `stores` ([south, north]) and `hand`, and who
     owns each Uur (`uur`: an owner 0/1 or None per pit)."""

@@ -29,6 +29,7 @@ Portable core: MicroPython subset.
 """
 
 from ..guide.pixels import MA_PER_CHANNEL
+from ..rules.script import place_label
 from ..sensing.calibration import median, robust_noise
 from .bringup import COLOUR, DETECT, LIT, MIN_CHANGE, WHICH, Task
 
@@ -45,18 +46,6 @@ WHOLE = "whole"             # the ring round the place, every LED lit
 OTHER = "other"             # another place's ring lit instead
 PART = "part"               # the place's ring, only part of the way round
 DARK = "dark"               # nothing lit anywhere
-
-
-def place_key(place, pits):
-    """The short name of a place a person types: S1..Sn, N1..Nn, "S store", "N store" (as the
-    wiring diagram and the drawings label them).
-
-        >>> place_key(0, 6), place_key(11, 6), place_key(12, 6), place_key(13, 6)
-        ('S1', 'N6', 'S store', 'N store')
-    """
-    if place >= 2 * pits:
-        return "S store" if place == 2 * pits else "N store"
-    return ("S%d" if place < pits else "N%d") % (place % pits + 1)
 
 
 def strip_order(order, red_seen, green_seen):
@@ -182,7 +171,7 @@ class LedCheck:
             if answer == WHOLE:
                 continue
             if answer == OTHER:
-                keys = [place_key(p, self.pits) for p in range(len(layout.leds))]
+                keys = [place_label(p, self.pits) for p in range(len(layout.leds))]
                 lit = self._choose(WHICH, "Which place's ring is lit? [%s]" % ", ".join(keys),
                                    keys, place, wait_ms=0)
                 elsewhere[place] = None if lit is None else keys.index(lit)
@@ -205,7 +194,7 @@ class LedCheck:
                                                                  last, why)
             if after:
                 text += " Every ring after it on the strip (%d: %s) stays dark until it is " \
-                        "mended." % (len(after), ", ".join([place_key(p, self.pits)
+                        "mended." % (len(after), ", ".join([place_label(p, self.pits)
                                                             for p in after]))
             self.report.add(text)
             break
@@ -253,7 +242,7 @@ class LedCheck:
             level = test.levels[channel]
             if test.dead[channel] or level is None:
                 continue
-            values = [f[1][channel] for f in frames if f[1][channel] is not None]
+            values = [read[channel] for _, read in frames if read[channel] is not None]
             if len(values) < 3:
                 continue
             centre = median(values)
@@ -266,7 +255,7 @@ class LedCheck:
             self.person.tell("  the cells read as steadily with every ring lit: ok")
             return
         said = ", ".join(["%s (%.0fx noisier, moved %+d raw)" % (
-            place_key(c, self.pits), ratio, moved) for c, ratio, moved in worse])
+            place_label(c, self.pits), ratio, moved) for c, ratio, moved in worse])
         self.report.add("With every ring lit (the strip at its cap, about %d mA) %d of the load "
                         "cells read worse than on the dark board: %s. The LEDs' current is "
                         "getting into the cells' readings: run the strip's ground back to the "

@@ -3,7 +3,8 @@ rings a person looks at, with a ring wired backwards or two rings swapped."""
 
 from controller.guide.pixels import LedLayout
 from controller.session.bringup import BringUp, COLOUR, LIT, WHICH
-from controller.session.ledcheck import place_key, strip_order
+from controller.session.ledcheck import strip_order
+from controller.rules.script import place_label
 
 
 class Board:
@@ -55,7 +56,7 @@ class Person:
             top = max(shown[0])
             return ("red", "green", "blue")[list(shown[0]).index(top)]
         if task.kind == WHICH:
-            return place_key(lit[0], 2)
+            return place_label(lit[0], 2)
         assert task.kind == LIT
         got, of = self.board.seen(task.place)
         if got == of and lit == [task.place]:
