@@ -283,6 +283,7 @@ def test_one_tables_flood_is_dropped_at_the_door_and_the_others_go_on(event, bro
     """Issue 17: 5,000 small bad messages from one table in a few seconds."""
     flood = event.links["table-3"]._client
     before = event.server.counters["received"]
+    began = time.monotonic()
     infos = [flood.publish(topic("table-3", "move"), b'{"v": 1, "bad": %d}' % number, qos=1)
              for number in range(FLOOD)]
     game = event.game_of("table-1")                 # another table plays on meanwhile
@@ -295,9 +296,13 @@ def test_one_tables_flood_is_dropped_at_the_door_and_the_others_go_on(event, bro
     # read and rejected or dropped unread over the limit; the store keeps one row of them
     wait_for(lambda: event.server.counters["received"] - before >= FLOOD + 1,
              "every message at the server", timeout=20)
+    took = time.monotonic() - began
     counters = event.server.counters
     assert counters["limited"] + counters["rejected"] == FLOOD
-    assert counters["limited"] >= FLOOD - server_module.MESSAGE_BURST - 20 * 10
+    # the server reads a burst, then MESSAGE_RATE a second for as long as the flood lasted (a
+    # loaded machine's broker passes it on more slowly: more are read, never more than that)
+    assert counters["rejected"] <= server_module.MESSAGE_BURST + server_module.MESSAGE_RATE * took
+    assert counters["limited"] >= FLOOD / 2
     rows = event.server.store.rejected()
     assert [(row.table, row.reason, row.count) for row in rows] == [
         ("table-3", "MessageError", counters["rejected"])]

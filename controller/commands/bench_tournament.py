@@ -302,7 +302,9 @@ class _Table:
 
 class Flooder:
     """One table's password used to flood: `rate` small bad messages a second on its own
-    move topic (QoS 1, as a table's), in a thread, for `seconds`; `sent` counts them."""
+    move topic (QoS 1, as a table's), in a thread, for `seconds`; `sent` counts them.
+    `close` waits until the broker has taken every one (paho keeps all but 20 in its own queue,
+    and a disconnect would drop them unsent)."""
 
     def __init__(self, url: str, table_id: str, password: str, rate: float) -> None:
         host, port, _tls = broker_address(url)
@@ -316,6 +318,7 @@ class Flooder:
         self.topic = topic(table_id, "move")
         self.rate = rate
         self.sent = 0
+        self._published: list[mqtt.MQTTMessageInfo] = []
         self._thread: threading.Thread | None = None
 
     def start(self, seconds: float) -> None:
@@ -331,13 +334,17 @@ class Flooder:
                 return
             due = int(elapsed * self.rate) + 1          # sent by now, on schedule
             while self.sent < due:
-                self.client.publish(self.topic, b'{"v": 1, "flood": %d}' % self.sent, qos=1)
+                self._published.append(self.client.publish(
+                    self.topic, b'{"v": 1, "flood": %d}' % self.sent, qos=1))
                 self.sent += 1
             time.sleep(0.005)
 
-    def close(self) -> None:
+    def close(self, timeout: float = 60.0) -> None:
         if self._thread is not None:
             self._thread.join()
+        deadline = time.monotonic() + timeout
+        for info in self._published:
+            info.wait_for_publish(max(0.0, deadline - time.monotonic()))
         self.client.disconnect()
         self.client.loop_stop()
 
