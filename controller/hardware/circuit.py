@@ -11,8 +11,8 @@ jumper between them (host-only). The schematic (`schematic.py`) draws it, the ha
 
 What it holds, for every profile:
 
-- **power**: the barrel jack J1 (its centre pin +), the 7.5 A fuse F1, the power switch SW1,
-  then the star point X1: two terminal blocks (+5 V and GND), one pair of terminals for each
+- **power**: the barrel jack J1 (its centre pin +), the 7.5 A fuse F1, the power switch SW1
+  (catalogue key `power-switch`), then the star point X1: two terminal blocks (+5 V and GND), one pair of terminals for each
   feed, so every load has its own pair of wires and the grounds meet there only; the 1000 µF
   capacitor across the strip's supply at its first LEDs; a 100 nF capacitor at each chip's
   supply pins; the 1N5817 into a standalone Pico's VSYS.
@@ -26,15 +26,22 @@ What it holds, for every profile:
 - **load cells**: each cell's four wires on its HX711's pads; VCC from the star point, VDD and
   GND from the controller; DAT to its pin or shift-register input; the clock through the
   74LVC244A (1OE and 2OE to GND: enabled; the inputs in use joined to the clock pin, the others
-  to GND) and a 100 Ω resistor per branch of up to four HX711s (profile.clock_fanout).
+  to GND) and a 100 Ω resistor per branch of up to four HX711s (profile.clock_fanout). When
+  the DOUTs go into a 74HC165 chain (2 x 12 boards), a 100 kΩ pull-down on each DOUT input at
+  its chip and one across each breakout's CLK and GND pins, so that an unplugged cell or a
+  broken clock wire never holds every read up (hardware/README.md, "A cell unplugged").
 - **digital sensors**: each beam's emitter on 5 V from the star point, its receiver on the
   controller's 3.3 V, its output to its pin or MCP23017 input (pulled up inside).
 - **expanders**: a 74HC165 chain (SH/LD and CLK to every chip, QH of chip k+1 into SER of chip
   k, the last SER, CLK INH and unused inputs to GND); MCP23017s (address pins from the
   profile's address, RESET to VDD, INTA to its pin, unused pins left open as the controller
   drives GPA7/GPB7 low and pulls the others up).
-- **controls**: each button from its input to GND across diagonal legs, the buzzer from its pin
+- **controls**: each button from its input to GND across diagonal legs (a button on a 74HC165
+  input, which has no pull-up of its own, gets a 10 kΩ one to 3.3 V), the buzzer from its pin
   to GND.
+
+Every part but the star point names its catalogue key (`Component.part`), so the bill of
+materials (`bom.py`) counts the switch, the resistors and the chips' sockets from here.
 
 A `Link` is one physical connection: a `wire` a maker cuts and runs, a part's own `lead`
 soldered straight onto the other end (a decoupling capacitor's leg, the 470 Ω at the ring), a
@@ -92,7 +99,7 @@ class Net(NamedTuple):
 class Component:
     """A part on the schematic: reference, value (the part number to order), `role` (what it
     is on this board: `HX711 S1`, `button undo`), its pinout, the catalogue key (None for the
-    star point and the power switch, which the catalogue lacks), where it sits (`where`: a place
+    star point, which the catalogue lacks), where it sits (`where`: a place
     number, `controller`, `button:<name>`, `jack`) and the pin groups it joins inside."""
 
     ref: str
@@ -271,7 +278,8 @@ def _power_and_controllers(b: _Builder) -> _Refs:
     p = b.profile
     jack = b.add("J", PINOUTS["dc-jack"], b.value("dc-jack"), "DC jack", "dc-jack", "jack")
     fuse = b.add("F", PINOUTS["fuse"], "7.5 A " + b.value("fuse-7a5"), "fuse", "fuse-7a5", "jack")
-    switch = b.add("SW", PINOUTS["switch"], "SPST 10 A", "power switch", None, "jack")
+    switch = b.add("SW", PINOUTS["switch"], b.value("power-switch"), "power switch",
+                   "power-switch", "jack")
     b.link(End(jack, 1), End(fuse, 1), "VIN", "lead")
     b.link(End(fuse, 2), End(switch, 1), "VIN_FUSED")
     b.link(End(switch, 2), End("X1", 1), "+5V")
@@ -400,12 +408,23 @@ def _load_cells(b: _Builder, refs: _Refs) -> None:
         part = p.sensors.pit_part if place < 2 * p.pits else p.sensors.store_part
         cells[place] = b.add("LC", PINOUTS["load-cell"], b.value(part),
                              "load cell " + place_label(place, p.pits), part, str(place))
+    chain = _into_chain(p, p.sensors.channels[0])
     for place in range(p.places):
         t = tag(place, p.pits)
         for wire, pad, name in ((1, 15, "E+"), (2, 14, "E-"), (3, 13, "A-"), (4, 12, "A+")):
             b.link(End(cells[place], wire), End(amps[place], pad),
                    "GND" if name == "E-" else "%s_%s" % (t, name), "cell")
         b.link(_input(refs, p.sensors.channels[place]), End(amps[place], 3), t + "_DT")
+    if chain:
+        # an unplugged cell must read low, never float: 100 kOhm from each DOUT input to GND
+        # at its 74HC165 (hardware/README.md, "A cell unplugged: the DOUT pull-downs")
+        for place in range(p.places):
+            where = _input(refs, p.sensors.channels[place])
+            pull = b.add("R", PINOUTS["resistor"], "100 kΩ " + b.value("resistor-100k"),
+                         "pull-down of %s DOUT" % place_label(place, p.pits), "resistor-100k",
+                         "controller")
+            b.link(End(pull, 1), where, tag(place, p.pits) + "_DT", "lead")
+            b.link(End(pull, 2), End(where.ref, 8), "GND", "lead")
     plus, _unused = b.feed("HX711 VCC")
     b.chain(plus, [End(amps[place], 2) for place in order], "+5V")
     b.chain(_rail(refs), [End(amps[place], 1) for place in order], "+3V3")
@@ -424,12 +443,31 @@ def _load_cells(b: _Builder, refs: _Refs) -> None:
         b.link(End(chip, y_pin), End(resistor, 1), "SCK_Y%d" % (k + 1), "lead")
         b.chain(End(resistor, 2), [End(amps[place], 4) for place in group],
                 "SCK_B%d" % (k + 1))
+    if chain:
+        # a chain has no pin to mask: a broken clock wire must not leave an HX711's PD_SCK
+        # floating high (powered down, DOUT high, every read held up): 100 kOhm from each
+        # breakout's CLK to its GND, soldered across its header's pins 4 and 5
+        for k, group in enumerate(fanout.groups):
+            for place in group:
+                pull = b.add("R", PINOUTS["resistor"], "100 kΩ " + b.value("resistor-100k"),
+                             "pull-down of %s CLK" % place_label(place, p.pits),
+                             "resistor-100k", str(place))
+                b.link(End(pull, 1), End(amps[place], 4), "SCK_B%d" % (k + 1), "lead")
+                b.link(End(pull, 2), End(amps[place], 5), "GND", "lead")
     b.chain(_input(refs, p.sensors.clock_pin), inputs, "SCK", "jumper", first="wire")
     for n, chip in enumerate(chips):
         used = {e.pin for e in inputs if e.ref == chip}
         spare = [a for a, _y in LVC244_BUFFERS if a not in used]
         b.chain(End(chip, 10), [End(chip, pin) for pin in [1, 19] + spare], "GND", "jumper")
         _chip_supply(b, refs, chip, 20, 10, "74LVC244A %d" % (n + 1))
+
+
+def _into_chain(profile: Profile, channel: str) -> bool:
+    """Whether a sensor input `channel` is a 74HC165's (`sr.5`), not a controller's pin."""
+    if PIN.match(channel):
+        return False
+    return any(e.type == "74hc165" and channel.startswith(e.name + ".")
+               for e in profile.expanders)
 
 
 def _chip_supply(b: _Builder, refs: _Refs, chip: str, vcc: int, gnd: int, role: str,
@@ -528,8 +566,8 @@ def _controls(b: _Builder, refs: _Refs) -> None:
         if not PIN.match(pin) and pin.split(".")[0] in {
                 e.name for e in p.expanders if e.type == "74hc165"}:
             # a 74HC165 input has no pull-up of its own: 10 kOhm to 3.3 V
-            pull = b.add("R", PINOUTS["resistor"], "10 kΩ", "pull-up of " + name, None,
-                         "controller")
+            pull = b.add("R", PINOUTS["resistor"], "10 kΩ " + b.value("resistor-10k"),
+                         "pull-up of " + name, "resistor-10k", "controller")
             b.link(End(pull, 1), _input(refs, pin), "BTN_" + name.upper(), "lead")
             b.link(End(pull, 2), _rail(refs, board), "+3V3")
         b.link(End(button, 4), _ground(refs, "controls", board), "GND")

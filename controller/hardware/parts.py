@@ -3,7 +3,7 @@ the currents the power budget adds up (host-only).
 
     >>> part = catalogue()["hx711"]
     >>> part.maker, part.number, part.ma, part.ma_3v3, part.price_usd
-    ('SparkFun', 'SEN-13879', 6, 1, 4.95)
+    ('SparkFun', 'SEN-13879', 6, 1, 9.95)
     >>> ring = catalogue()["neopixel-ring-12"]
     >>> ring.outer_mm, ring.inner_mm
     (37.0, 23.0)
