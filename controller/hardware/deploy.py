@@ -18,8 +18,11 @@ package and the firmware's modules. A deploy:
    as /calibration.json (a standalone board without one calibrates itself at start);
 5. `mpremote reset`: the Pico restarts into main.py.
 
-`frozen` copies the config (and calibration) only: for a Pico running a MicroPython built with
-manifest.py frozen in, or one deployed before whose mode, game or calibration changes.
+`frozen` is for a Pico running layli's own MicroPython, with manifest.py frozen in
+(firmware/tools/build_uf2.py): it copies the config (and calibration) only, and removes every
+module an earlier deploy left on the flash (`.py` and `.mpy`, main.py too), which MicroPython
+would import before the frozen ones. `config_only` copies the config (and calibration) only and
+removes nothing: for a board deployed before whose mode, game or calibration changes.
 """
 
 from __future__ import annotations
@@ -105,15 +108,31 @@ def mpy_cross() -> str:
 
 
 def plan(config: Path, calibration: Path | None = None, mpy: bool = False,
-         frozen: bool = False, staging: Path | None = None
+         frozen: bool = False, staging: Path | None = None, config_only: bool = False
          ) -> tuple[list[list[str]], list[tuple[Path, str]], list[str]]:
     """What a deploy does: (mpy-cross commands, (local, remote) copies in order, remote files
-    to remove first). Compiled files go to `staging`."""
+    to remove first). Compiled files go to `staging`.
+
+    >>> import tempfile
+    >>> from controller.hardware.firmware import firmware_config
+    >>> from controller.hardware.profile import load
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> config = folder / "config.json"
+    >>> _ = config.write_text(json.dumps(firmware_config(load("pico-bridge-2x6"))))
+    >>> _, copies, remove = plan(config, frozen=True)
+    >>> [remote for _, remote in copies], {"main.py", "hx711.py", "hx711.mpy"} <= set(remove)
+    (['config.json'], True)
+    >>> plan(config, config_only=True)[1:] == ([(config, "config.json")], [])
+    True
+    """
     checked = check_config(config)
     compile_commands: list[list[str]] = []
     copies: list[tuple[Path, str]] = []
     remove: list[str] = []
-    if not frozen:
+    if frozen:              # the frozen modules must not be shadowed by an earlier deploy's
+        for _, target in manifest_files():
+            remove += [target, target[:-3] + ".mpy"]
+    elif not config_only:
         for local, target in manifest_files():
             if mpy and target != "main.py":         # boot runs main.py: it stays source
                 compiled = (staging or Path("staging")) / (target[:-3] + ".mpy")
@@ -180,10 +199,11 @@ def find_mpremote() -> list[str]:
 
 def steps(config: Path, port: str | None = None, calibration: Path | None = None,
           mpy: bool = False, frozen: bool = False, staging: Path | None = None,
-          dry_run: bool = False) -> list[list[str]]:
+          dry_run: bool = False, config_only: bool = False) -> list[list[str]]:
     """Every command of a deploy, in order: mpy-cross's, then mpremote's. With `dry_run`,
     mpremote is named, not looked for."""
-    compile_commands, copies, remove = plan(config, calibration, mpy, frozen, staging)
+    compile_commands, copies, remove = plan(config, calibration, mpy, frozen, staging,
+                                            config_only)
     mpremote = ["mpremote"] if dry_run else find_mpremote()
     return compile_commands + commands(mpremote, port, copies, remove)
 
