@@ -3,7 +3,7 @@ bridge (its own process, fake machine/rp2 modules whose HX711s emulate the PIO p
 pty, with the simulated board behind the fake load cells and players who follow the LEDs the
 Pico shows, with 1% of the bytes corrupted and the cable pulled in the middle of a move.
 `python -m simulator.end_to_end --corrupt 0.01 --pull` runs the same; its figures are in the
-README. (A clean line, with the real firmware on the emulated Pico: tests/test_emulated_pico.py's
+README. (A clean line, with the real firmware on the emulated Pico: tests/test_emulated_games.py's
 bridge game.)"""
 
 import pytest
