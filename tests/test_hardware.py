@@ -358,7 +358,13 @@ def test_the_bill_is_priced_and_its_total_is_the_sum_of_its_lines(name, capsys):
     status, out, _err = layli(capsys, "bom", name)
     total = [row for row in out.splitlines() if " total " in row]
     assert len(total) == 1 and "%.2f" % data["total_usd"] in total[0]
-
+    # a part without a price shows none (never 0.00), and the total says how many
+    unpriced = [line for line in data["parts"] if not line["unit_price_usd"]]
+    assert data["unpriced_lines"] == len(unpriced)
+    if unpriced:
+        assert "%d lines not priced" % len(unpriced) in total[0]
+        row = next(row for row in out.splitlines() if unpriced[0]["name"] in row)
+        assert " - " in row and " 0.00 " not in row
 
 def test_load_cell_boards_buffer_the_hx711_clock_and_count_it_from_their_cells():
     # 8 buffers to a 74LVC244A, 4 HX711 clock inputs to a buffer, a 100 Ohm resistor each

@@ -262,19 +262,25 @@ def _bom(args: argparse.Namespace) -> int:
     profile = checked(args.profile)
     lines = bill(profile)
     total = total_usd(lines)
+    unpriced = sum(1 for line in lines if not line.part.price_usd)
+    note = PRICES_NOTE + ("; %d line%s not priced (no seller's listing found: ask a local "
+                          "shop), not in the total" % (unpriced, "s" if unpriced > 1 else "")
+                          if unpriced else "")
     if args.json:
         print(json.dumps({"profile": profile.name, "parts": [line.as_dict() for line in lines],
-                          "total_usd": round(total, 2), "prices": PRICES_NOTE}))
+                          "total_usd": round(total, 2), "unpriced_lines": unpriced,
+                          "prices": note}))
         return 0
     print("bill of materials: %s (%s)" % (profile.name, profile.title))
     print("%4s  %-18s %-16s %9s  %s" % ("qty", "maker", "number", "US$", "part (for)"))
     for line in lines:
         order = " [order %d pack%s of %d]" % (line.packs, "s" if line.packs > 1 else "",
                                                line.part.pack) if line.part.pack > 1 else ""
-        print("%4d  %-18s %-16s %9.2f  %s (%s)%s" % (
-            line.quantity, line.part.maker, line.part.number, line.price_usd, line.part.name,
+        price = "%9.2f" % line.price_usd if line.part.price_usd else "%9s" % "-"
+        print("%4d  %-18s %-16s %s  %s (%s)%s" % (
+            line.quantity, line.part.maker, line.part.number, price, line.part.name,
             line.what, order))
-    print("%4s  %-18s %-16s %9.2f  %s" % ("", "", "total", total, PRICES_NOTE))
+    print("%4s  %-18s %-16s %9.2f  %s" % ("", "", "total", total, note))
     return 0
 
 
