@@ -11,14 +11,9 @@ from pprint import pformat
 
 import pytest
 
-from emulated_kit import emulated, game, needs_kit
+from emulated_kit import GAME_SEED, emulated, game, needs_kit
 
 pytestmark = needs_kit
-
-# The acceptance games' seed (the board's load cells and the players' hands and choices):
-# its first six moves have relays of up to five laps, captures and mistakes, and take the
-# players 97 actions (271 with game.SEED), so six moves of each mode fit in CI.
-GAME_SEED = 263
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,9 @@ from pprint import pformat
 
 import pytest
 
-from emulated_kit import emulated, game, needs_kit
+from emulated_kit import GAME_SEED, emulated, game, needs_kit
 
 pytestmark = needs_kit
-
-# The acceptance game's seed, as the bridge's (tests/test_emulated_games.py)
-GAME_SEED = 263
 
 
 def test_a_pico_that_resets_itself_in_a_game_is_reported_with_its_crash():
