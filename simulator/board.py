@@ -80,6 +80,7 @@ class Durations:
         _check_whole(self.travel_ms, "travel_ms", 0)
 
 
+
 class HandVisit(NamedTuple):
     """The hand in `place` from `start_ms` until (not including) `end_ms`."""
 
@@ -415,3 +416,8 @@ def _check_whole(value: int, name: str, least: int) -> None:
     """A ValueError unless `value` is a whole number (not a bool) >= `least`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise ValueError("%s must be a whole number >= %d, not %r" % (name, least, value))
+
+
+# A quick player's hands: they sow about six seeds a second (a careful one four, the defaults).
+QUICK = Durations(lift_ms=250, drop_ms=120, take_ms=150, put_ms=120, move_grab_ms=150,
+                  move_release_ms=80, knock_ms=100, travel_ms=60)

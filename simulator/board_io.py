@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from simulator.board import PhysicalBoard
+from simulator.board import Durations, PhysicalBoard
 from simulator.clock import SimClock
 from simulator.leds import LedStrip
 from simulator.players import LedPlayer
@@ -20,13 +20,15 @@ from simulator.sensors import DigitalSensors, LoadCells
 
 class SimulatedBoardIO:
     """A virtual board of `n` pits a row with `setup` seeds, sensed as `sensing` says; the
-    players act on what the runner shows (after `attach()`)."""
+    players act on what the runner shows (after `attach()`), their hands as quick as
+    `durations` says (default: careful players)."""
 
     def __init__(self, n: int, setup: list[int], sensing: str, leds: int, seed: int = 0,
-                 mistakes: float = 0.0, step_ms: int = STEP_MS) -> None:
+                 mistakes: float = 0.0, step_ms: int = STEP_MS,
+                 durations: Durations | None = None) -> None:
         rng = random.Random(seed)
         self.clock = SimClock()
-        self.board = PhysicalBoard(n, setup, rng, clock=self.clock)
+        self.board = PhysicalBoard(n, setup, rng, clock=self.clock, durations=durations)
         self.sensing = sensing
         if sensing == "counting":
             self.sensors = LoadCells(self.board, self.clock, rng)

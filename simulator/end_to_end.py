@@ -100,9 +100,10 @@ class PlayersAtTheBoard:
 
 
 def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
-         variant: str = "layli-goobalay", moves: int = 0) -> dict:
+         variant: str = "layli-goobalay", moves: int = 0, pull_in_move: int = 5) -> dict:
     """One game end to end (its first `moves` moves, or all of it when 0); what happened,
-    as a dict."""
+    as a dict. With `pull`, the cable is pulled in move `pull_in_move`, three seeds into its
+    sowing."""
     start = time.perf_counter()
     profile = load("pico-bridge-2x6")
     rng = random.Random(seed)
@@ -142,7 +143,7 @@ def play(seed: int = 1, corrupt: float = 0.0, pull: bool = False,
             runner.step()
             guide = session.guide
             if pull and pulled_at is None and guide.phase == SOWING and guide.done >= 3 \
-                    and len(session.game.moves) >= 4:
+                    and len(session.game.moves) >= pull_in_move - 1:
                 pico.ask("U")                               # out, in the middle of a move
                 pulled_at = (clock.now_ms, len(session.game.moves), guide.done)
             elif pulled_at is not None and clock.now_ms == pulled_at[0] + PULL_MS:

@@ -28,7 +28,7 @@ def browser():
 # `.ci/run`). `.ci/run` spreads whole files over the cores (pytest-xdist, --dist loadfile), in
 # the order collected: these go first, so that no core is left with one of them at the end
 # while the other idles.
-SLOWEST_FIRST = ("test_emulated_games.py", "test_emulated_standalone.py", "test_firmware.py",
+SLOWEST_FIRST = ("test_emulated_games.py", "test_firmware.py",
                  "test_emulated_pico.py", "test_emulated_chain.py", "test_tournament_demo.py",
                  "test_end_to_end_faults.py", "test_bringup.py", "test_sim.py")
 

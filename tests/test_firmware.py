@@ -86,7 +86,7 @@ CASES = _cases()
 # be queued; the calibration that cannot be saved; the LEDs off the readings' turns), each a
 # move of a game on the fake PIO, 9 to 31 s apiece under node. What they decide is plain
 # Python the same under both. The real MicroPython runs its ordinary path in the emulated
-# Pico's standalone game (tests/test_emulated_standalone.py: the files written at each move, the
+# Pico's standalone game (tests/test_emulated_games.py: the files written at each move, the
 # power cut); its rare paths (a file the heap cannot open, reads that cannot be queued) run
 # under CPython only.
 CPYTHON_ONLY = {("test_standalone", "test_a_whole_game"),

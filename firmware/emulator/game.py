@@ -67,7 +67,7 @@ from controller.rules import Game, Step
 from controller.board.runner import Runner
 from controller.sensing import Calibration
 from controller.session import MemoryStorage, Session, SYNC_MOVE
-from simulator.board import Durations, PhysicalBoard
+from simulator.board import QUICK, Durations, PhysicalBoard
 from simulator.clock import SimClock
 from simulator.players import LedPlayer
 from simulator.run import Hands
@@ -92,9 +92,6 @@ SURE_MS = 150               # a reading holds this long before the players go by
 LIMIT_MS = 20 * 60 * 1000   # of emulated time: a game that takes longer is stuck
 BOOT_LIMIT_MS = 60_000      # from power-on to the readings flowing
 WARM_UP_READINGS = 30       # readings before the game starts (the first are untrusted)
-# a quick player's hands: they sow about six seeds a second (a careful one four: Durations)
-QUICK = Durations(lift_ms=250, drop_ms=120, take_ms=150, put_ms=120, move_grab_ms=150,
-                  move_release_ms=80, knock_ms=100, travel_ms=60)
 # the run's randomness (the board's, the load cells', the players'): with quick hands its
 # first two moves have relays of several laps, a capture and a mistake put right (the test)
 SEED = 3
@@ -353,7 +350,8 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
     QUICK: a quick one). `progress` is told each move as it is made, and every 5 emulated
     seconds where the game is, in a line. `unplug` = (moves, place): that place's load cell
     comes unplugged once that many moves are done (its faults shown, the players confirm
-    its steps by hand)."""
+    its steps by hand), and from then on the players make no mistakes (one in the unseen
+    pit could not be flagged: they would be the board's, not the guide's)."""
     started = time.perf_counter()
     profile = load(profile_name)
     layout = profile.led_layout()
@@ -388,6 +386,7 @@ def play(pico, moves: int = 6, seed: int = SEED, mistakes: float = 0.05,
         if unplug is not None and unplugged_at is None and len(session.game.moves) >= unplug[0]:
             pico.unplug(unplug[1])
             unplugged_at = clock.now_ms
+            player.rate = 0.0
         if list(cells.frames(clock.now_ms + TURN_MS)) and cells.inputs() != inputs:
             inputs = cells.inputs()
             pico.set_cells(inputs)

@@ -204,24 +204,24 @@ def _away_now_and_then(clock, reader, ms, ahead, away_ms=35, every_ms=150):
 
 def test_reads_queued_ahead_stay_timed_while_the_cpu_is_away():
     """A 26-cell chain (reads of 214 us: the plan moves many) whose CPU is away 35 ms every
-    150 ms, as a garbage collection takes it: with the next four reads' delays queued
-    first (`plan_ahead`), every reading comes out whole and trusted; without, some reads
-    catch a conversion (each such reading is None, never a wrong number)."""
+    150 ms, as a garbage collection takes it, for 0.9 s: with the next four reads' delays
+    queued first (`plan_ahead`), every reading comes out whole and trusted; without, some
+    reads catch a conversion (each such reading is None, never a wrong number)."""
     values = [(-1) ** i * (i * 300001 % 8000000) for i in range(26)]
     results = []
     for ahead in (True, False):
         clock = rig.fresh_pico()
         cells, chain = loadcells.chained(2, 3, 4, 5, 26, values, seed=5)
         reader = hx711.HX711Chain(2, 5, 26)
-        frames, away = _away_now_and_then(clock, reader, 1500, ahead)
-        assert away >= 8, away
+        frames, away = _away_now_and_then(clock, reader, 900, ahead)
+        assert away >= 4, away
         results.append((sum(cell.corrupted for cell in cells),
                         sum(frame.count(None) for frame in _trusted(frames)), frames))
         for frame in _trusted(frames):
             assert all(value is None or value == values[i] for i, value in enumerate(frame))
     (corrupted, missing, frames), (corrupted_alone, missing_alone, _) = results
     assert corrupted == 0 and missing == 0, (corrupted, missing)
-    assert len(frames) >= 130, len(frames)
+    assert len(frames) >= 75, len(frames)
     assert missing_alone > 0 and missing_alone >= corrupted_alone, (corrupted_alone,
                                                                       missing_alone)
 
@@ -236,8 +236,8 @@ def test_reads_queued_ahead_stay_timed_when_the_ring_is_passed_over():
     cells, chain = loadcells.chained(2, 3, 4, 5, 26, values, seed=5)
     reader = hx711.HX711Chain(2, 5, 26)
     reader.keep_us = 25000
-    frames, away = _away_now_and_then(clock, reader, 1500, True, away_ms=45)
-    assert away >= 7 and reader.passed_over == away, (away, reader.passed_over)
+    frames, away = _away_now_and_then(clock, reader, 900, True, away_ms=45)
+    assert away >= 4 and reader.passed_over == away, (away, reader.passed_over)
     missing = sum(frame.count(None) for frame in _trusted(frames))
     assert (sum(cell.corrupted for cell in cells), missing, reader.late) == (0, 0, 0)
 
