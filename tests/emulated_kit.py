@@ -37,9 +37,9 @@ REASON = emulated.unavailable_reason()
 needs_kit = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
 # The acceptance games' seed (the board's load cells and the players' hands and choices):
-# its first two moves already have a relay of five laps, a capture and two mistakes in either
-# mode, so CI plays two (its six moves take the players 97 actions, 271 with game.SEED: the
-# benchmark's games, firmware/emulator/README.md).
+# its first move already has a relay of five laps, a capture and two mistakes in either mode,
+# so CI plays one in standalone mode, two in bridge mode (a cell unplugged in the second). Its
+# six moves take the players 97 actions (271 with game.SEED): firmware/emulator/README.md.
 GAME_SEED = 263
 
 
