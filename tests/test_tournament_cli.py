@@ -370,8 +370,11 @@ def test_serve_killed_mid_round_and_its_broker_killed_lose_no_result(event, tmp_
         assert results == {"table-1": first, "table-2": second}
         assert store.counts()["results"] == 2 and store.counts()["rejected"] == 0
     said = output.read_text()
-    assert said.count("result of Club night/r1/b1") == 1, said[-3000:]
-    assert said.count("result of Club night/r1/b2") == 1, said[-3000:]
+    # each recorded once. table-2's result, sent while nobody served, is retained by the
+    # broker and reaches the new serve before the moves it missed: held (no moves reported)
+    # until the table sends them again with the result, then counted
+    assert said.count("INFO result of Club night/r1/b1 (") == 1, said[-3000:]
+    assert said.count("INFO result of Club night/r1/b2 (") == 1, said[-3000:]
 
 
 def wait_until(condition, what: str, timeout: float = 10.0) -> None:

@@ -597,6 +597,62 @@ def test_a_retired_table_is_paired_no_more_until_it_returns():
                     {1: "table-3", 2: "table-2"})
     assert store.game("Club night/r2/b1").table == "table-3"
 
+def test_the_evidence_log_is_only_ever_appended_to(tmp_path):
+    """Issue 41: what a board reported is kept as it came; a copy, a takeback, a replayed old
+    move are entries, and nothing (not even SQL on the file) changes or deletes one."""
+    path = str(tmp_path / "event.db")
+    store = started(path)
+    game = "Club night/r1/b1"
+    for ply, move in ((1, 3), (2, 5), (3, 1), (1, 3), (3, 4)):
+        assert store.record_move(game, "table-1", ply, move, sent_at=100.0 + ply)
+    assert store.moves(game) == [3, 5, 4]
+    seen = store.line(game)
+    assert seen.copies == 1 and [(t.ply, t.undone) for t in seen.takebacks] == [(3, 1)]
+    assert [(report.ply, report.move, report.sent_at) for report in store.evidence(game)] == [
+        (1, 3, 101.0), (2, 5, 102.0), (3, 1, 103.0), (1, 3, 101.0), (3, 4, 103.0)]
+    store.close()
+    db = sqlite3.connect(path)
+    for statement in ("UPDATE evidence SET move = 6", "DELETE FROM evidence"):
+        with pytest.raises(sqlite3.IntegrityError, match="evidence log"):
+            db.execute(statement)
+    db.close()
+
+
+def as_version_4(db: sqlite3.Connection) -> None:
+    """The moves as versions 2 to 4 kept them (the line so far, rewritten on a takeback), no
+    evidence log, and held results without their reason."""
+    drop_evidence(db)
+    db.execute("CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games (id), "
+               "ply INTEGER NOT NULL CHECK (ply >= 1), move INTEGER NOT NULL CHECK (move >= 1), "
+               "PRIMARY KEY (game_id, ply))")
+    db.execute("ALTER TABLE held DROP COLUMN reason")
+
+
+def drop_evidence(db: sqlite3.Connection) -> None:
+    for name in ("evidence_is_never_changed", "evidence_is_never_deleted"):
+        db.execute("DROP TRIGGER %s" % name)
+    db.execute("DROP TABLE evidence")
+
+
+def test_a_version_4_file_has_its_moves_made_the_first_evidence(tmp_path):
+    path = str(tmp_path / "event.db")
+    started(path).close()
+    db = sqlite3.connect(path)
+    as_version_4(db)
+    db.executemany("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+                   [("Club night/r1/b1", 1, 3), ("Club night/r1/b1", 2, 5)])
+    db.execute("UPDATE layli_schema SET version = 4")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert store.moves("Club night/r1/b1") == [3, 5]
+    assert [(report.table, report.ply, report.move) for report in
+            store.evidence("Club night/r1/b1")] == [("table-1", 1, 3), ("table-1", 2, 5)]
+    assert store.record_move("Club night/r1/b1", "table-1", 3, 1)
+    assert store.moves("Club night/r1/b1") == [3, 5, 1]
+    store.close()
+
+
 def as_version_3_kept_rejected(db: sqlite3.Connection) -> None:
     """The rejected messages as versions 1 to 3 kept them: a row a message."""
     db.execute("DROP TABLE rejections")
@@ -610,6 +666,7 @@ def test_a_version_3_file_has_its_rejected_messages_summed_when_opened(tmp_path)
     path = str(tmp_path / "event.db")
     started(path).close()
     db = sqlite3.connect(path)
+    as_version_4(db)
     as_version_3_kept_rejected(db)
     for at, topic, reason, detail in (
             (1.0, "layli/table/table-2/move", "MessageError", "the first"),
@@ -638,7 +695,7 @@ def test_a_version_1_file_is_upgraded_when_opened(tmp_path):
     for name in ("relocations_are_kept", "relocations_are_fixed"):
         db.execute("DROP TRIGGER %s" % name)
     db.execute("DROP TABLE relocations")
-    db.execute("DROP TABLE moves")
+    drop_evidence(db)
     db.execute("DROP TABLE retired")
     db.execute("DROP TRIGGER held_are_kept")        # nor version 3's held results
     db.execute("DROP TABLE held")

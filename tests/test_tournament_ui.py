@@ -308,7 +308,9 @@ def test_the_arbiter_compares_a_held_result_and_accepts_it(served, arbiter_page)
     (held,) = event.store.held()
     row = '#held tr[data-game="%s"]' % first.id          # the feed tells the page
     shows(page, "#held-counts", "(1 to decide)")
-    shows(page, row, "They part at move %d." % held.ply)
+    assert held.reason.startswith("the record parts from the board's moves at move %d "
+                                  % held.ply)
+    shows(page, row, held.reason)
     marked = page.locator(row + " p.moves mark").all_inner_texts()
     assert marked == [str(held.live[held.ply - 1]), str(held.recorded[held.ply - 1])]
     page.click(row + " [data-action=accept]")

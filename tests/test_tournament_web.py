@@ -66,15 +66,21 @@ class LiveEvent:
 
     def finish(self, row: GameRow, seed: int = 0) -> Result:
         """Play `row`'s game to its end from the moves reported so far (random moves, the
-        same for the same game and seed) and send its result from its table, as the board
-        would."""
+        same for the same game and seed), each move sent from its table, then its result, as
+        the board would."""
         game = Game(VARIANT)
         for move in self.store.moves(row.id):
             game.push(move)
         rng = random.Random("%s/%d" % (row.id, seed))
         while not game.over:
             game.push(rng.choice(game.legal_moves()))
+            self.move(row, len(game.moves), game.moves[-1])
         return self.report(row, game)
+
+    def move(self, row: GameRow, ply: int, move: int) -> bool:
+        """Send ply `ply` of `row`'s game from its table."""
+        return self.send(row.table, "move", messages.move(row.table, row.id, ply, move,
+                                                          self.at))
 
     def report(self, row: GameRow, game: Game) -> Result:
         """Send `game`, over, as `row`'s result from its table (its record and the result it
@@ -639,15 +645,98 @@ def test_a_held_result_the_arbiter_replaces_is_kept_with_the_decision(event, cli
     assert event.store.game(row.id).result == Result(0.5, 24, 24)
 
 
-def test_a_record_that_follows_the_moves_reported_is_recorded(event):
-    """Moves lost on the way are no difference: the record goes on from the last one heard."""
+def test_a_board_back_from_a_power_cut_sends_its_moves_again_and_its_result_counts(event):
+    """A move lost on the way (the power went with it still in the link's queue): the moves
+    after it wait for it. The board, back on, sends the game's moves again from its journal,
+    from the first: those the server had are copies, the lost one fills the gap, and the
+    record, equal to the moves, counts."""
     row, _other = event.games()
     game = played(row, 1)
     for ply, move in enumerate(game.moves[:30], 1):
         if ply != 12:                               # one lost
-            event.send(row.table, "move", messages.move(row.table, row.id, ply, move, 1.0))
+            assert event.move(row, ply, move)
+    seen = event.store.line(row.id)
+    assert len(seen.moves) == 11 and seen.waiting == 18
+    for ply, move in enumerate(game.moves[:30], 1):
+        assert event.move(row, ply, move)
+    seen = event.store.line(row.id)
+    assert seen.moves == game.moves[:30] and seen.copies == 29 and seen.takebacks == []
     result = event.finish(row, seed=1)
     assert event.store.game(row.id).result == result and event.store.held() == []
+
+
+def test_a_replayed_old_move_changes_nothing(event):
+    """Issue 41: an old move message sent again (by anyone with the table's password) is a
+    copy, kept in the evidence log: the moves reported stay, and the board's result counts."""
+    row, _other = event.games()
+    game = played(row, 1)
+    for ply, move in enumerate(game.moves[:10], 1):
+        assert event.move(row, ply, move)
+    assert event.move(row, 1, game.moves[0])        # replayed
+    assert event.store.moves(row.id) == game.moves[:10]
+    assert len(event.store.evidence(row.id)) == 11
+    result = event.finish(row, seed=1)
+    assert event.store.game(row.id).result == result and event.store.held() == []
+
+
+def test_a_forged_result_cannot_be_recorded_over_the_boards_moves(event, client):
+    """Issue 41's forgery, by someone with one table's password: the board has reported ten
+    moves of its game G; a legal record H that parts from G at move 1 is held; a move message
+    for ply 1 with H's first move, then H's every move, then H's result again: still held,
+    the takeback of ten moves at once named. The board plays on and sends its moves and its
+    result: the evidence shows a takeback no player makes, so that too waits for the arbiter,
+    who sees why and accepts the board's; it is recorded."""
+    row, _other = event.games()
+    board = played(row, 1)
+    for ply, move in enumerate(board.moves[:10], 1):
+        assert event.move(row, ply, move)
+    forged = next(game for game in (played(row, seed) for seed in range(2, 40))
+                  if game.moves[0] != board.moves[0])
+    event.report(row, forged)
+    (held,) = event.store.held()
+    assert held.ply == 1 and "parts from the board's moves at move 1" in held.reason
+    for ply, move in enumerate(forged.moves, 1):    # the forger's takeback, and H's moves
+        assert event.move(row, ply, move)
+    assert event.store.moves(row.id) == forged.moves
+    event.report(row, forged)
+    assert event.store.game(row.id).result is None
+    (held,) = event.store.held()
+    assert "took back 10 moves at once, from move 1" in held.reason, held.reason
+    # the board plays on from its own moves: its move 11 is one more takeback (of the
+    # forger's line), then its game to the end, and its result
+    for ply, move in enumerate(board.moves, 1):
+        event.move(row, ply, move)
+    claimed = event.report(row, board)
+    seen = event.store.line(row.id)
+    assert seen.moves == board.moves
+    # the board's line is back, but the log holds the forger's takeback: held for the arbiter
+    assert event.store.game(row.id).result is None
+    (held,) = event.store.held(undecided=True)
+    assert held.result == claimed and "took back" in held.reason
+    state = client.get("/arbiter/state", headers=HODAN).json()
+    assert state["held"][0]["reason"] == held.reason
+    answer = post(client, "/arbiter/accept", {"game": row.id})
+    assert answer.status_code == 200, answer.text
+    assert event.store.game(row.id).result == claimed
+
+
+def test_a_result_before_any_move_and_a_record_past_the_last_move_are_held(event):
+    """Held, and not acknowledged: the board sends such a result again after its moves (a
+    result that overtook them counts then; tests/test_tournament_cli.py's serve killed)."""
+    row, other = event.games()
+    sent: list[tuple[str, bytes]] = []
+    event.server._send = lambda table, kind, payload: sent.append((kind, payload))
+    event.report(row, played(row, 1))               # no move reported
+    (held,) = event.store.held()
+    assert held.reason == "the board reported no moves of this game before its result"
+    game = played(other, 1)
+    for ply, move in enumerate(game.moves[:6], 1):
+        assert event.move(other, ply, move)
+    event.report(other, game)                       # runs on past move 6
+    held = {item.game_id: item for item in event.store.held()}[other.id]
+    assert held.reason == "the record runs on past move 6, the last the board reported"
+    assert event.store.game(row.id).result is None and event.store.game(other.id).result is None
+    assert "ack" not in [kind for kind, _ in sent]
 
 
 def test_a_state_must_say_what_its_assignment_says(event):

@@ -95,7 +95,10 @@ class TableAgent:
         self.game: str | None = kept.get("game")        # the server's id of the game on the board
         self.assigned: dict[str, Any] = kept.get("assignment") or {}
         self.reported: bool = kept.get("reported", False)
-        self.moves_sent = 0 if self.game is None else len(runner.session.game.moves)
+        # back from a power cut, the board sends its game's moves again from the first, from
+        # its journal: any the link had not delivered when the power went come, in order,
+        # before its result (the server keeps those it has as copies)
+        self.moves_sent = 0
         self._state_mark: tuple | None = None
         if self.game is not None:
             runner.players = tuple(self.assigned["players"])
@@ -120,6 +123,11 @@ class TableAgent:
         if self.game is None:
             self.runner.wait(WAITING)
             self._report_state()
+            return
+        if assignment is None:
+            # just powered on, the server not heard yet: its retained assignment says whether
+            # the game is still this board's (the arbiter may have moved it meanwhile); the
+            # players play on, and their moves are reported once it has come
             return
         game = self.runner.session.game
         moves = game.moves

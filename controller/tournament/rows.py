@@ -119,11 +119,12 @@ class Relocation:
 
 @dataclass(frozen=True)
 class Held:
-    """A result held for the arbiter: its record parts from the moves its table reported live
-    at `ply` (1 on). `live` and `recorded` are both lines of moves (pit numbers); `copies`
-    how many times it came; `decision` None until the arbiter accepts it ("accepted") or
-    enters another result ("replaced"), or a record of the board's that follows its moves is
-    recorded ("superseded": `arbiter` None)."""
+    """A result held for the arbiter, `reason` says why: its record parts from the moves its
+    table reported live at `ply` (1 on), or the moves reported have a takeback no player
+    makes. `live` and `recorded` are both lines of moves (pit numbers); `copies` how many
+    times it came; `decision` None until the arbiter accepts it ("accepted") or enters another
+    result ("replaced"), or the board's own record, which follows its moves, is recorded and
+    this one set aside ("superseded": `arbiter` None)."""
 
     game_id: str
     table: str
@@ -137,6 +138,7 @@ class Held:
     decision: str | None
     arbiter: str | None
     decided_at: float | None
+    reason: str = ""                # why it is held, in players' words
 
 
 @dataclass(frozen=True)

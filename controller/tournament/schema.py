@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 APPLICATION = "layli-tournament"   # what the schema table says this file is
 
 SCHEMA = """
@@ -188,7 +188,34 @@ INSERT INTO rejections (table_id, reason, count, first_at, at, topic, detail, pa
 DROP INDEX rejected_by_reason;
 DROP TABLE rejected;
 """
-UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3, 3: SCHEMA_4}      # from version k to k + 1
+# Version 5: the evidence log. Every move message a table sent for a game, as it came, and
+# each time the arbiter moved a game to another table; never changed, never deleted (the
+# triggers refuse it). A game's moves are worked out from it (evidence.py), no longer kept
+# apart: the moves of version 4 become its first entries, and their table goes. A held
+# result says why it is held, in players' words.
+SCHEMA_5 = """
+CREATE TABLE evidence (
+    id INTEGER PRIMARY KEY,                         -- the order it came in
+    game_id TEXT NOT NULL REFERENCES games (id),
+    table_id TEXT NOT NULL,                         -- the reporting table; MOVED: the new one
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'moved')),
+    ply INTEGER NOT NULL CHECK (ply >= 0),
+    move INTEGER CHECK ((kind = 'move' AND move >= 1) OR (kind = 'moved' AND move IS NULL)),
+    sent_at REAL,                                   -- the message's own time, as it said
+    at REAL NOT NULL                                -- when it came (0: from version 4)
+);
+CREATE INDEX evidence_by_game ON evidence (game_id, id);
+CREATE TRIGGER evidence_is_never_changed BEFORE UPDATE ON evidence
+BEGIN SELECT RAISE(ABORT, 'the evidence log is never changed'); END;
+CREATE TRIGGER evidence_is_never_deleted BEFORE DELETE ON evidence
+BEGIN SELECT RAISE(ABORT, 'nothing is ever deleted from the evidence log'); END;
+INSERT INTO evidence (game_id, table_id, kind, ply, move, sent_at, at)
+    SELECT moves.game_id, COALESCE(games.table_id, ''), 'move', moves.ply, moves.move, NULL, 0
+    FROM moves JOIN games ON games.id = moves.game_id ORDER BY moves.game_id, moves.ply;
+DROP TABLE moves;
+ALTER TABLE held ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+"""
+UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3, 3: SCHEMA_4, 4: SCHEMA_5}     # from version k to k + 1
 
 
 def statements(script: str) -> Iterator[str]:

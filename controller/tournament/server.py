@@ -42,6 +42,7 @@ from controller.rules.variants import RulesError, get_variant, resolve_options
 from controller.tournament import messages
 from controller.tournament.audit import LIMITED, RateLimit, Refusal, Refusals
 from controller.tournament.credentials import SERVER_CLIENT_ID
+from controller.tournament.evidence import TAKEBACK_MOST, Line
 from controller.tournament.messages import DELIVERY, Message, MessageError
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
 from controller.tournament.pairing import round_robin, swiss_round
@@ -125,18 +126,51 @@ def replay_record(text: str, variant: str, options: dict[str, Any],
 
 def first_difference(live: list[int], recorded: list[int]) -> int | None:
     """The first ply (1 on) at which a record's moves part from those its table reported live,
-    or None when they agree as far as the live ones go (moves lost on the way are no
-    difference; a record shorter than the moves reported is).
+    or None when they are the same moves. A record that runs on past the moves reported, or
+    stops short of them, parts from them where one ends (a board sends every move before its
+    result, again from its journal after a power cut: none is missing at the end).
 
-    >>> first_difference([3, 5, 1], [3, 5, 1, 2]), first_difference([3, 5, 1], [3, 4, 1, 2])
+    >>> first_difference([3, 5, 1], [3, 5, 1]), first_difference([3, 5, 1], [3, 4, 1])
     (None, 2)
-    >>> first_difference([3, 5, 1], [3, 5])
-    3
+    >>> first_difference([3, 5, 1], [3, 5]), first_difference([3, 5], [3, 5, 1])
+    (3, 3)
+    >>> first_difference([], [4])
+    1
     """
     for ply, (said, kept) in enumerate(zip(live, recorded), 1):
         if said != kept:
             return ply
-    return len(recorded) + 1 if len(live) > len(recorded) else None
+    return None if len(live) == len(recorded) else min(len(live), len(recorded)) + 1
+
+
+def held_reason(line: Line, recorded: list[int]) -> str | None:
+    """Why a board's result for a game whose evidence adds up to `line` is held for the
+    arbiter, its record's moves being `recorded`, in players' words; None when it counts.
+
+    >>> from controller.tournament.evidence import Takeback
+    >>> held_reason(Line([3, 5], 0, [], 0), [3, 5]) is None
+    True
+    >>> held_reason(Line([], 0, [], 0), [3, 5])
+    'the board reported no moves of this game before its result'
+    >>> held_reason(Line([3, 5], 0, [], 0), [3, 5, 1])
+    'the record runs on past move 2, the last the board reported'
+    >>> held_reason(Line([3, 5, 2], 0, [Takeback(1, 3, "table-1")], 0), [3, 5, 2])
+    'table-1 took back 3 moves at once, from move 1: players take back a move or two; someone else may have sent them'
+    """
+    live = line.moves
+    ply = first_difference(live, recorded)
+    if ply is not None:
+        if not live:
+            return "the board reported no moves of this game before its result"
+        if ply > len(live):
+            return "the record runs on past move %d, the last the board reported" % len(live)
+        if ply > len(recorded):
+            return "the record stops at move %d; the board reported %d" % (
+                len(recorded), len(live))
+        return "the record parts from the board's moves at move %d (the board reported " \
+            "pit %d, the record has pit %d)" % (ply, live[ply - 1], recorded[ply - 1])
+    doubts = line.doubts()
+    return "; ".join(doubts) if doubts else None
 
 
 class TournamentServer:
@@ -351,7 +385,8 @@ class TournamentServer:
         if self.store.event().match_format == "game":
             # kept for a game the arbiter may have to move to another table (a match's plies
             # start again each hand: a match moves only before its first move)
-            self.store.record_move(fields["game"], message.table, fields["ply"], fields["move"])
+            self.store.record_move(fields["game"], message.table, fields["ply"], fields["move"],
+                                   fields["at"])
         view = self._tables[message.table]
         view["last_move"] = {"game": fields["game"], "ply": fields["ply"],
                              "move": fields["move"], "at": fields["at"]}
@@ -417,26 +452,32 @@ class TournamentServer:
 
     def _held(self, table: str, row: GameRow, claimed: Result, record: str,
               recorded: list[int]) -> bool:
-        """Whether the result of `row` is held for the arbiter, its record parting from the
-        moves `table` reported live: not recorded, but acknowledged (the table has done its
-        part; the arbiter decides, with both lines side by side on the arbiter's page)."""
+        """Whether the result of `row` is held for the arbiter (`held_reason` says why): not
+        recorded; acknowledged unless it merely runs on past the moves reported (see below),
+        and the arbiter decides, with both lines side by side on the arbiter's page."""
         if row.result is not None:
             return False                # recorded already: a copy, or a conflict, as ever
-        live = self.store.moves(row.id)
-        ply = first_difference(live, recorded)
-        if ply is None:
+        line = self.store.line(row.id)
+        reason = held_reason(line, recorded)
+        if reason is None:
             return False
-        if self.store.hold_result(row.id, table, claimed, record, live, recorded, ply):
+        live = line.moves
+        ply = first_difference(live, recorded) or next(
+            takeback.ply for takeback in line.takebacks if takeback.undone > TAKEBACK_MOST)
+        if self.store.hold_result(row.id, table, claimed, record, live, recorded, ply, reason):
             self.counters["held"] += 1
-            said = live[ply - 1] if ply <= len(live) else None
-            log.warning("held for the arbiter: the result of %s (%s), %s: its record parts "
-                        "from the moves reported live at ply %d (%s, the record %s)", row.id,
-                        table, _result_words(claimed), ply,
-                        "reported %d" % said if said is not None else "reported no further",
-                        "has %d" % recorded[ply - 1] if ply <= len(recorded) else "ends")
+            log.warning("held for the arbiter: the result of %s (%s), %s: %s", row.id, table,
+                        _result_words(claimed), reason)
         else:
             self.counters["duplicates"] += 1
-        self._send(table, "ack", messages.ack(table, row.id))
+        # a record running on past the moves reported, with nothing else amiss, is most
+        # likely a result that overtook its moves (retained by the broker while the server
+        # was away, or sent by a board back from a power cut): not acknowledged, so that the
+        # board sends it again after the game's moves, and it counts then; otherwise the
+        # table has done its part and the arbiter decides
+        if not (len(recorded) > len(live) and recorded[:len(live)] == live
+                and not line.doubts()):
+            self._send(table, "ack", messages.ack(table, row.id))
         self._publish_pairings()
         self._publish_event()
         return True

@@ -53,6 +53,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..rules.variants import RulesError, get_variant, resolve_options
+from .evidence import MOVE, MOVED, Line, Report, line as line_of
 from .model import POINTS, Pairing, Player, Result
 from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, MATCH_FORMATS,
                    NO_RESULT, SOURCES, SYSTEMS, TABLE_STATUSES, TIE_BREAKS, Correction,
@@ -60,8 +61,8 @@ from .rows import (EVENT_NAME_MAX, EXCERPT_MAX, FINAL_STATUSES, GAME_STATUSES, M
                    Retirement, SchemaError, Snapshot, StoreError, TableRow, check_choice,
                    check_name, check_result,
                    check_table_id, check_text, described)
-from .schema import (APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_3, SCHEMA_4, SCHEMA_VERSION,
-                     UPGRADES, statements)
+from .schema import (APPLICATION, SCHEMA, SCHEMA_2, SCHEMA_3, SCHEMA_4, SCHEMA_5,
+                     SCHEMA_VERSION, UPGRADES, statements)
 
 
 class Store:
@@ -105,7 +106,8 @@ class Store:
             with self._write() as db:
                 # Checked again under the write lock: another process may have just made it.
                 if not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-                    for statement in statements(SCHEMA + SCHEMA_2 + SCHEMA_3 + SCHEMA_4):
+                    for statement in statements(SCHEMA + SCHEMA_2 + SCHEMA_3 + SCHEMA_4 +
+                                                SCHEMA_5):
                         db.execute(statement)
                     db.execute("INSERT INTO layli_schema VALUES (1, ?, ?)",
                                (APPLICATION, SCHEMA_VERSION))
@@ -721,7 +723,7 @@ class Store:
     # Results held for the arbiter ----------------------------------------------------------
 
     def hold_result(self, game_id: str, table: str, result: Result, record: str,
-                    live: list[int], recorded: list[int], ply: int) -> bool:
+                    live: list[int], recorded: list[int], ply: int, reason: str = "") -> bool:
         """Hold a board's result whose record parts at `ply` from the moves `table` reported
         live (`live`; the record's are `recorded`): not recorded, kept for the arbiter. True
         when it is new; False when it is a copy of the one held (counted). A different one for
@@ -733,29 +735,29 @@ class Store:
         if type(ply) is not int or ply < 1:
             raise StoreError("ply %r: the first ply where record and moves part, 1 on" % (ply,))
         row = (table, result.south_points, result.south_seeds, result.north_seeds, record,
-               json.dumps(list(live)), json.dumps(list(recorded)), ply)
+               json.dumps(list(live)), json.dumps(list(recorded)), ply, reason)
         with self._write() as db:
             status = self._game_status(db, game_id, "it takes no result")
             if status in FINAL_STATUSES:
                 raise StoreError("game %s has a result already (%s): nothing to hold" % (
                     game_id, described(self._result(db, game_id))))
             held = db.execute("SELECT table_id, south_points, south_seeds, north_seeds, "
-                              "record, live, recorded, ply, decision FROM held "
+                              "record, live, recorded, ply, reason, decision FROM held "
                               "WHERE game_id = ?", (game_id,)).fetchone()
             if held is None:
                 db.execute("INSERT INTO held (game_id, table_id, south_points, south_seeds, "
-                           "north_seeds, record, live, recorded, ply, at) VALUES "
-                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, *row, self._clock()))
+                           "north_seeds, record, live, recorded, ply, reason, at) VALUES "
+                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, *row, self._clock()))
                 return True
-            if held[8] is not None:
+            if held[9] is not None:
                 raise StoreError("game %s: the arbiter has decided on its held result already "
-                                 "(%s)" % (game_id, held[8]))
-            if tuple(held[:8]) == row:
+                                 "(%s)" % (game_id, held[9]))
+            if tuple(held[:9]) == row:
                 db.execute("UPDATE held SET copies = copies + 1 WHERE game_id = ?", (game_id,))
                 return False
             db.execute("UPDATE held SET table_id = ?, south_points = ?, south_seeds = ?, "
                        "north_seeds = ?, record = ?, live = ?, recorded = ?, ply = ?, "
-                       "copies = copies + 1, at = ? WHERE game_id = ?",
+                       "reason = ?, copies = copies + 1, at = ? WHERE game_id = ?",
                        (*row, self._clock(), game_id))
             return True
 
@@ -768,7 +770,7 @@ class Store:
                     for row in db.execute(
                         "SELECT game_id, table_id, south_points, south_seeds, north_seeds, "
                         "record, live, recorded, ply, copies, at, decision, arbiter, "
-                        "decided_at FROM held %s ORDER BY at"
+                        "decided_at, reason FROM held %s ORDER BY at"
                         % ("WHERE decision IS NULL" if undecided else ""))]
 
     def accept_held(self, game_id: str, arbiter: str) -> Result:
@@ -798,11 +800,14 @@ class Store:
 
     # Moves, and games moved to another table ---------------------------------------------
 
-    def record_move(self, game_id: str, table: str, ply: int, move: int) -> bool:
-        """Keep ply `ply` of `game_id` as `table` reported it: the game has `ply` moves now,
-        so any kept after it go (a takeback sends the plies again). False, changing nothing,
-        once the game has a result (a late copy); StoreError when the event has no such game
-        or it is played at another table."""
+    def record_move(self, game_id: str, table: str, ply: int, move: int,
+                    sent_at: float | None = None) -> bool:
+        """Append to the evidence log that `table` reported `move` at ply `ply` of `game_id`
+        (`sent_at`: the message's own time). The log is never rewritten: a copy of a move
+        kept, a takeback, a move ahead of the next are all entries, and the game's moves are
+        what they add up to (`line`, evidence.py). False, keeping nothing, once the game has
+        a result (a late copy); StoreError when the event has no such game or it is played at
+        another table."""
         if type(ply) is not int or ply < 1 or type(move) is not int or move < 1:
             raise StoreError("ply %r move %r: a ply is 1, 2, ... and a move a pit number"
                              % (ply, move))
@@ -817,27 +822,35 @@ class Store:
                     table, game_id, row[0] or "no table (a bye)"))
             if row[1] in FINAL_STATUSES:
                 return False
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
-            db.execute("INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-                       (game_id, ply, move))
+            db.execute("INSERT INTO evidence (game_id, table_id, kind, ply, move, sent_at, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, table, MOVE, ply, move, sent_at, self._clock()))
             return True
 
-    def moves(self, game_id: str) -> list[int]:
-        """The moves of `game_id` kept so far, ply 1 on (up to the first ply missing)."""
+    def evidence(self, game_id: str) -> list[Report]:
+        """The evidence log of `game_id`, in the order it came."""
         with self._read() as db:
-            moves = []
-            for ply, move in db.execute("SELECT ply, move FROM moves WHERE game_id = ? "
-                                        "ORDER BY ply", (game_id,)):
-                if ply != len(moves) + 1:
-                    break
-                moves.append(move)
-            return moves
+            return self._evidence(db, game_id)
+
+    def _evidence(self, db: sqlite3.Connection, game_id: str) -> list[Report]:
+        return [Report(*row) for row in db.execute(
+            "SELECT table_id, ply, move, kind, sent_at, at FROM evidence WHERE game_id = ? "
+            "ORDER BY id", (game_id,))]
+
+    def line(self, game_id: str) -> Line:
+        """The moves `game_id`'s evidence adds up to, with its copies, takebacks and moves
+        waiting for their turn (evidence.py)."""
+        return line_of(self.evidence(game_id))
+
+    def moves(self, game_id: str) -> list[int]:
+        """The moves of `game_id` as its evidence adds them up, ply 1 on."""
+        return self.line(game_id).moves
 
     def move_game(self, game_id: str, table: str, arbiter: str, reason: str,
                   ply: int) -> str:
         """The arbiter moves `game_id` to `table` (its board failed), where it carries on from
-        its first `ply` moves (any kept after them go); kept in the audit table with who and
-        why. Returns the table it was at. Only a game without a result moves, and only to a
+        its first `ply` moves (the evidence log says so: any reported after them no longer
+        count); kept in the audit table with who and why. Returns the table it was at. Only a game without a result moves, and only to a
         table with no game in its round."""
         check_name(arbiter, "the arbiter's name")
         check_text(reason, "the reason for moving game %s" % game_id)
@@ -865,7 +878,9 @@ class Store:
                                      table, busy[table], round,
                                      "spare: " + ", ".join(spare) if spare else "none is spare"))
             db.execute("UPDATE games SET table_id = ? WHERE id = ?", (table, game_id))
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+            db.execute("INSERT INTO evidence (game_id, table_id, kind, ply, move, sent_at, at) "
+                       "VALUES (?, ?, ?, ?, NULL, NULL, ?)",
+                       (game_id, table, MOVED, ply, self._clock()))
             db.execute("INSERT INTO relocations (game_id, from_table, to_table, ply, arbiter, "
                        "reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (game_id, old, table, ply, arbiter, reason, self._clock()))

@@ -19,7 +19,9 @@ ack, and publishes again its latest state and every result the server has not ac
 Results are kept in ``STATE_DIR/RESULTS_FILE``, written whole or not at all, before they are
 sent: a table that loses power with a result unacknowledged sends it again when it comes
 back, and goes on sending it (on each reconnect, and every `resend_every` seconds) until the
-ack for that game arrives. The server records a result once per game, so copies are harmless.
+ack for that game arrives, each time after the game's moves again (from its record): the
+server counts a result only when it equals the moves the board reported, and keeps moves and
+results it has as copies, so copies are harmless.
 
 Everything that arrives is checked with `messages.validate`; an invalid message (or one on
 another table's topic) is logged, counted in `rejected` and otherwise ignored. An empty
@@ -48,6 +50,9 @@ from controller.tournament import messages
 from controller.tournament.certificates import client_context
 from controller.tournament.credentials import TABLE_CLIENT_PREFIX, write_private
 from controller.tournament.messages import DELIVERY, Message, MessageError
+from controller.rules import RulesError
+from controller.rules.match import Match
+from controller.rules.record import read as read_record
 
 log = logging.getLogger(__name__)
 
@@ -296,9 +301,16 @@ class TableLink:
                                  retain=delivery.retain)
 
     def _resend_results(self) -> None:
+        """Every result not acknowledged, each after its game's moves again (its record's,
+        ply 1 on): the server counts a result only when it equals the moves the board
+        reported, and any the power or the network lost come so, in order, before it."""
         with self._lock:
             payloads = list(self._pending.values())
         for payload in payloads:
+            fields = json.loads(payload)
+            for ply, move in enumerate(_record_moves(fields["record"]), 1):
+                self._publish("move", messages.move(self.table_id, fields["game"], ply, move,
+                                                    self.clock()))
             self._publish("result", payload)
 
     def _resend_loop(self) -> None:
@@ -340,3 +352,13 @@ class TableLink:
                 raise TableStateError("%s: result %d: %s" % (path, index + 1, error)) from None
             pending[message.fields["game"]] = payload
         return pending
+
+
+def _record_moves(record: str) -> list[int]:
+    """The moves of a game's record (none for a match of hands: the server keeps no moves of
+    those; nor for a record this board could not read back)."""
+    try:
+        played, _tags = read_record(record)
+    except RulesError:
+        return []
+    return [] if isinstance(played, Match) else list(played.moves)

@@ -352,7 +352,8 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
         "held": [{"game": item.game_id, "table": item.table, "result": result_json(item.result),
                   "live": list(item.live), "recorded": list(item.recorded), "ply": item.ply,
                   "copies": item.copies, "at": item.at, "decision": item.decision,
-                  "arbiter": item.arbiter, "decided_at": item.decided_at}
+                  "arbiter": item.arbiter, "decided_at": item.decided_at,
+                  "reason": item.reason}
                  for item in store.held()],
         "refused_counts": server.refusals.counts(),
         "refused": server.refusals.rows(),

@@ -33,9 +33,9 @@
     const decided = {
       accepted: () => Layli._("accepted by %(arbiter)s", {arbiter: item.arbiter}),
       replaced: () => Layli._("replaced by %(arbiter)s's result", {arbiter: item.arbiter}),
-      // TRANSLATORS: a later record from the board, which follows its reported moves, was
-      // recorded instead of the held one
-      superseded: () => Layli._("superseded by the board's record that follows its moves"),
+      // TRANSLATORS: the held record was not recorded: a later record from the board, which
+      // follows the moves it reported, was recorded instead
+      superseded: () => Layli._("set aside: the record that follows the board's moves was recorded"),
     }[item.decision];
     let action;
     if (item.decision) {
@@ -50,7 +50,7 @@
       make("td", {}, item.game), make("td", {}, item.table),
       make("td", {}, `${resultWords(item.result)} (${seedWords(item.result)})`),
       make("td", {"class": "detail"},
-        make("p", {}, Layli._("They part at move %(ply)d.", {ply: item.ply})),
+        make("p", {}, item.reason || Layli._("They part at move %(ply)d.", {ply: item.ply})),
         movesLine(Layli._("Reported live:"), item.live, item.ply),
         movesLine(Layli._("The record:"), item.recorded, item.ply)),
       make("td", {}, action));
