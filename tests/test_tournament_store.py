@@ -22,7 +22,7 @@ from controller.tournament.model import Pairing, Player, Result
 from controller.tournament.rows import (
     TIE_BREAKS, Correction, Event, GameRow, Relocation, ResultConflict, Retirement, SchemaError,
     StoreError, TableRow, result_text)
-from controller.tournament.schema import SCHEMA_VERSION
+from controller.tournament.schema import SCHEMA_3, SCHEMA_VERSION, statements
 from controller.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -597,6 +597,25 @@ def test_a_retired_table_is_paired_no_more_until_it_returns():
                     {1: "table-3", 2: "table-2"})
     assert store.game("Club night/r2/b1").table == "table-3"
 
+def test_held_results_are_kept_one_row_each_as_they_came():
+    """Issue 41: a later result held for a game does not take the place of an earlier one;
+    a copy of the newest is counted; accepting the newest marks the earlier ones replaced."""
+    store = started()
+    game = "Club night/r1/b1"
+    first = (Result(1.0, 30, 18), "forged record", [3], [4], 1, "parts at move 1")
+    second = (Result(0.0, 18, 30), "the board's record", [3], [3, 5], 2, "took back")
+    assert store.hold_result(game, "table-1", *first)
+    assert store.hold_result(game, "table-1", *second)
+    assert not store.hold_result(game, "table-1", *second)          # a copy
+    rows = store.held()
+    assert [(row.record, row.copies, row.reason) for row in rows] == [
+        ("forged record", 1, "parts at move 1"), ("the board's record", 2, "took back")]
+    assert store.accept_held(game, "Deeqa") == Result(0.0, 18, 30)
+    assert [(row.decision, row.arbiter) for row in store.held()] == [
+        ("replaced", "Deeqa"), ("accepted", "Deeqa")]
+    refused("has a result already", store.hold_result, game, "table-1", *first)
+
+
 def test_the_evidence_log_is_only_ever_appended_to(tmp_path):
     """Issue 41: what a board reported is kept as it came; a copy, a takeback, a replayed old
     move are entries, and nothing (not even SQL on the file) changes or deletes one."""
@@ -625,7 +644,10 @@ def as_version_4(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games (id), "
                "ply INTEGER NOT NULL CHECK (ply >= 1), move INTEGER NOT NULL CHECK (move >= 1), "
                "PRIMARY KEY (game_id, ply))")
-    db.execute("ALTER TABLE held DROP COLUMN reason")
+    db.execute("DROP TRIGGER held_are_kept")        # held as version 3 made it: one a game
+    db.execute("DROP TABLE held")
+    for statement in statements(SCHEMA_3):
+        db.execute(statement)
 
 
 def drop_evidence(db: sqlite3.Connection) -> None:

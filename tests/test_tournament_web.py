@@ -700,7 +700,7 @@ def test_a_forged_result_cannot_be_recorded_over_the_boards_moves(event, client)
     assert event.store.moves(row.id) == forged.moves
     event.report(row, forged)
     assert event.store.game(row.id).result is None
-    (held,) = event.store.held()
+    _first, held = event.store.held()               # each kept, as it came
     assert "took back 10 moves at once, from move 1" in held.reason, held.reason
     # the board plays on from its own moves: its move 11 is one more takeback (of the
     # forger's line), then its game to the end, and its result
@@ -711,13 +711,16 @@ def test_a_forged_result_cannot_be_recorded_over_the_boards_moves(event, client)
     assert seen.moves == board.moves
     # the board's line is back, but the log holds the forger's takeback: held for the arbiter
     assert event.store.game(row.id).result is None
-    (held,) = event.store.held(undecided=True)
-    assert held.result == claimed and "took back" in held.reason
+    *forgeries, held = event.store.held(undecided=True)
+    assert held.result == claimed and "took back" in held.reason and len(forgeries) == 2
     state = client.get("/arbiter/state", headers=HODAN).json()
-    assert state["held"][0]["reason"] == held.reason
+    assert [item["reason"] for item in state["held"]][-1] == held.reason
+    assert [item["newest"] for item in state["held"]] == [False, False, True]
     answer = post(client, "/arbiter/accept", {"game": row.id})
     assert answer.status_code == 200, answer.text
     assert event.store.game(row.id).result == claimed
+    assert [item.decision for item in event.store.held()] == ["replaced", "replaced",
+                                                               "accepted"]
 
 
 def test_a_result_before_any_move_and_a_record_past_the_last_move_are_held(event):

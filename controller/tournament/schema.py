@@ -191,8 +191,9 @@ DROP TABLE rejected;
 # Version 5: the evidence log. Every move message a table sent for a game, as it came, and
 # each time the arbiter moved a game to another table; never changed, never deleted (the
 # triggers refuse it). A game's moves are worked out from it (evidence.py), no longer kept
-# apart: the moves of version 4 become its first entries, and their table goes. A held
-# result says why it is held, in players' words.
+# apart: the moves of version 4 become its first entries, and their table goes. Held results
+# one row each, as they came (version 3 kept one a game, a later one in its place), each
+# saying why it is held, in players' words.
 SCHEMA_5 = """
 CREATE TABLE evidence (
     id INTEGER PRIMARY KEY,                         -- the order it came in
@@ -213,7 +214,37 @@ INSERT INTO evidence (game_id, table_id, kind, ply, move, sent_at, at)
     SELECT moves.game_id, COALESCE(games.table_id, ''), 'move', moves.ply, moves.move, NULL, 0
     FROM moves JOIN games ON games.id = moves.game_id ORDER BY moves.game_id, moves.ply;
 DROP TABLE moves;
-ALTER TABLE held ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+CREATE TABLE held_results (
+    id INTEGER PRIMARY KEY,                         -- the order they came in
+    game_id TEXT NOT NULL REFERENCES games (id),
+    table_id TEXT NOT NULL,
+    south_points REAL NOT NULL CHECK (south_points IN (0, 0.5, 1)),
+    south_seeds INTEGER NOT NULL CHECK (south_seeds >= 0),
+    north_seeds INTEGER NOT NULL CHECK (north_seeds >= 0),
+    record TEXT NOT NULL,
+    live TEXT NOT NULL,                             -- JSON list: the moves reported live
+    recorded TEXT NOT NULL,                         -- JSON list: the record's moves
+    ply INTEGER NOT NULL CHECK (ply >= 1),          -- the first where they part
+    reason TEXT NOT NULL DEFAULT '',                -- why it is held, in players' words
+    copies INTEGER NOT NULL DEFAULT 1,
+    at REAL NOT NULL,
+    -- NULL: undecided; accepted by the arbiter, replaced by the arbiter's result (or by
+    -- another held result the arbiter accepted), or superseded: set aside when a record of
+    -- the board's that equals its moves was recorded
+    decision TEXT CHECK (decision IN ('accepted', 'replaced', 'superseded')),
+    arbiter TEXT,
+    decided_at REAL
+);
+INSERT INTO held_results (game_id, table_id, south_points, south_seeds, north_seeds, record,
+                          live, recorded, ply, copies, at, decision, arbiter, decided_at)
+    SELECT game_id, table_id, south_points, south_seeds, north_seeds, record, live, recorded,
+           ply, copies, at, decision, arbiter, decided_at FROM held ORDER BY at;
+DROP TRIGGER held_are_kept;
+DROP TABLE held;
+ALTER TABLE held_results RENAME TO held;
+CREATE INDEX held_by_game ON held (game_id, id);
+CREATE TRIGGER held_are_kept BEFORE DELETE ON held
+BEGIN SELECT RAISE(ABORT, 'held results are never deleted'); END;
 """
 UPGRADES = {1: SCHEMA_2, 2: SCHEMA_3, 3: SCHEMA_4, 4: SCHEMA_5}     # from version k to k + 1
 

@@ -724,12 +724,13 @@ class Store:
 
     def hold_result(self, game_id: str, table: str, result: Result, record: str,
                     live: list[int], recorded: list[int], ply: int, reason: str = "") -> bool:
-        """Hold a board's result whose record parts at `ply` from the moves `table` reported
-        live (`live`; the record's are `recorded`): not recorded, kept for the arbiter. True
-        when it is new; False when it is a copy of the one held (counted). A different one for
-        the same game takes its place, counted too; one the arbiter has decided on stays. A
-        result recorded for the game afterwards (a record of the board's that follows its
-        moves, `record_result`) supersedes it."""
+        """Hold a board's result for the arbiter, `reason` saying why (its record parts at
+        `ply` from the moves `table` reported live, `live`; the record's are `recorded`): not
+        recorded, kept. True when it is new: a row of its own, after any held before for the
+        game (never replaced). False when it is a copy of the newest one undecided (counted).
+        StoreError once the arbiter has decided on one of the game's. A result recorded for
+        the game afterwards (a record of the board's that equals its moves, `record_result`)
+        sets the undecided ones aside ("superseded")."""
         check_result(result, "game %s's held result" % game_id)
         check_text(record, "game %s's record" % game_id)
         if type(ply) is not int or ply < 1:
@@ -741,61 +742,61 @@ class Store:
             if status in FINAL_STATUSES:
                 raise StoreError("game %s has a result already (%s): nothing to hold" % (
                     game_id, described(self._result(db, game_id))))
-            held = db.execute("SELECT table_id, south_points, south_seeds, north_seeds, "
-                              "record, live, recorded, ply, reason, decision FROM held "
-                              "WHERE game_id = ?", (game_id,)).fetchone()
-            if held is None:
-                db.execute("INSERT INTO held (game_id, table_id, south_points, south_seeds, "
-                           "north_seeds, record, live, recorded, ply, reason, at) VALUES "
-                           "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, *row, self._clock()))
-                return True
-            if held[9] is not None:
+            decided = db.execute("SELECT decision FROM held WHERE game_id = ? AND decision "
+                                 "IS NOT NULL", (game_id,)).fetchone()
+            if decided is not None:
                 raise StoreError("game %s: the arbiter has decided on its held result already "
-                                 "(%s)" % (game_id, held[9]))
-            if tuple(held[:9]) == row:
-                db.execute("UPDATE held SET copies = copies + 1 WHERE game_id = ?", (game_id,))
+                                 "(%s)" % (game_id, decided[0]))
+            newest = db.execute("SELECT id, table_id, south_points, south_seeds, north_seeds, "
+                                "record, live, recorded, ply, reason FROM held WHERE "
+                                "game_id = ? ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
+            if newest is not None and tuple(newest[1:]) == row:
+                db.execute("UPDATE held SET copies = copies + 1 WHERE id = ?", (newest[0],))
                 return False
-            db.execute("UPDATE held SET table_id = ?, south_points = ?, south_seeds = ?, "
-                       "north_seeds = ?, record = ?, live = ?, recorded = ?, ply = ?, "
-                       "reason = ?, copies = copies + 1, at = ? WHERE game_id = ?",
-                       (*row, self._clock(), game_id))
+            db.execute("INSERT INTO held (game_id, table_id, south_points, south_seeds, "
+                       "north_seeds, record, live, recorded, ply, reason, at) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (game_id, *row, self._clock()))
             return True
 
     def held(self, undecided: bool = False) -> list[Held]:
         """The results held for the arbiter (only those not decided on yet, if asked), in the
-        order they came."""
+        order they came, several for a game if several came."""
         with self._read() as db:
             return [Held(row[0], row[1], Result(*row[2:5]), row[5], tuple(json.loads(row[6])),
                          tuple(json.loads(row[7])), *row[8:])
                     for row in db.execute(
                         "SELECT game_id, table_id, south_points, south_seeds, north_seeds, "
                         "record, live, recorded, ply, copies, at, decision, arbiter, "
-                        "decided_at, reason FROM held %s ORDER BY at"
+                        "decided_at, reason FROM held %s ORDER BY id"
                         % ("WHERE decision IS NULL" if undecided else ""))]
 
     def accept_held(self, game_id: str, arbiter: str) -> Result:
-        """The arbiter accepts the result held for `game_id`: recorded as its board sent it,
-        and confirmed by `arbiter`, in one transaction. Returns it."""
+        """The arbiter accepts the newest result held for `game_id`: recorded as its board
+        sent it, and confirmed by `arbiter`, in one transaction (any earlier ones held for it
+        are marked replaced by it). Returns it."""
         check_name(arbiter, "the arbiter's name")
         with self._write() as db:
-            held = db.execute("SELECT south_points, south_seeds, north_seeds, record, decision "
-                              "FROM held WHERE game_id = ?", (game_id,)).fetchone()
+            held = db.execute("SELECT id, south_points, south_seeds, north_seeds, record, "
+                              "decision FROM held WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+                              (game_id,)).fetchone()
             if held is None:
                 raise StoreError("game %s has no result held" % game_id)
-            if held[4] is not None:
-                raise StoreError("game %s: its held result was %s already" % (game_id, held[4]))
+            if held[5] is not None:
+                raise StoreError("game %s: its held result was %s already" % (game_id, held[5]))
             status = self._game_status(db, game_id, "it takes no result")
             if status in FINAL_STATUSES:
                 raise StoreError("game %s has a result already (%s)" % (
                     game_id, described(self._result(db, game_id))))
-            result = Result(*held[:3])
+            result = Result(*held[1:4])
             now = self._clock()
-            self._insert_result(db, game_id, result, held[3], "board")
+            self._insert_result(db, game_id, result, held[4], "board")
             db.execute("UPDATE results SET confirmed_by = ?, confirmed_at = ? WHERE game_id = ?",
                        (arbiter, now, game_id))
             db.execute("UPDATE games SET status = 'confirmed' WHERE id = ?", (game_id,))
             db.execute("UPDATE held SET decision = 'accepted', arbiter = ?, decided_at = ? "
-                       "WHERE game_id = ?", (arbiter, now, game_id))
+                       "WHERE id = ?", (arbiter, now, held[0]))
+            db.execute("UPDATE held SET decision = 'replaced', arbiter = ?, decided_at = ? "
+                       "WHERE game_id = ? AND decision IS NULL", (arbiter, now, game_id))
             return result
 
     # Moves, and games moved to another table ---------------------------------------------

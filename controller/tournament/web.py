@@ -79,7 +79,8 @@ from controller.tournament.model import POINTS, Result
 from controller.tournament.server import TournamentServer
 from controller.tournament.exports import export_csv as csv_of, export_json as json_of
 from controller.tournament.exports import result_json, retirement_json   # as the exports write
-from controller.tournament.rows import (Correction, Event, GameRow, StoreError, result_text)
+from controller.tournament.rows import (Correction, Event, GameRow, Held, StoreError,
+                                         result_text)
 from controller.web.companion import STATIC as SHARED_STATIC
 from controller.web.pages import SHARED as PAGES_SHARED
 from controller.web.pages import Pages, page_middleware
@@ -109,6 +110,18 @@ class RequestError(ValueError):
 # --- reading an arbiter's request -------------------------------------------------------------
 
 Check = Callable[[Any, str], Any]
+
+
+def held_json(held: list[Held]) -> list[dict[str, Any]]:
+    """The results held, as the arbiter's page shows them: `newest`, whether it is the latest
+    held for its game (the one "accept" records)."""
+    newest = {item.game_id: index for index, item in enumerate(held)}
+    return [{"game": item.game_id, "table": item.table, "result": result_json(item.result),
+             "live": list(item.live), "recorded": list(item.recorded), "ply": item.ply,
+             "reason": item.reason, "copies": item.copies, "at": item.at,
+             "decision": item.decision, "arbiter": item.arbiter,
+             "decided_at": item.decided_at, "newest": newest[item.game_id] == index}
+            for index, item in enumerate(held)]
 
 
 def _shown(value: Any) -> str:
@@ -349,12 +362,7 @@ def arbiter_state(server: TournamentServer, arbiter: str, round: int | None = No
                       "detail": item.detail, "payload": item.payload, "table": item.table,
                       "count": item.count, "first_at": item.first_at}
                      for item in store.rejected(REJECTED_SHOWN)],
-        "held": [{"game": item.game_id, "table": item.table, "result": result_json(item.result),
-                  "live": list(item.live), "recorded": list(item.recorded), "ply": item.ply,
-                  "copies": item.copies, "at": item.at, "decision": item.decision,
-                  "arbiter": item.arbiter, "decided_at": item.decided_at,
-                  "reason": item.reason}
-                 for item in store.held()],
+        "held": held_json(store.held()),
         "refused_counts": server.refusals.counts(),
         "refused": server.refusals.rows(),
         "corrections": [{"game": item.game_id, "old": result_json(item.old),

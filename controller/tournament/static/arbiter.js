@@ -40,6 +40,9 @@
     let action;
     if (item.decision) {
       action = make("span", {"class": "help"}, decided());
+    } else if (!item.newest) {
+      // TRANSLATORS: a held result of a game for which a later one is held too
+      action = make("span", {"class": "help"}, Layli._("a later one came: see below"));
     } else {
       action = make("button", {type: "button", "data-action": "accept"},
                     Layli._("Accept the record"));
