@@ -107,24 +107,43 @@ class Attacker:
         return self.done
 
     def swap_record(self, game: str, players: list[str], variant: str,
-                    options: dict[str, Any] | None, seed: int = 7) -> str:
-        """As this table (its own password and client id): a legal record of another game
-        between `players`, sent as the result of `game`, the game this table plays."""
+                    options: dict[str, Any] | None, reported: list[int],
+                    seed: int = 7) -> str:
+        """As this table (its own password and client id), issue 41's forgery of `game`, the
+        game this table plays, whose moves so far are `reported`: the first of them sent
+        again (a replayed old move), a legal record of another game between `players`, one
+        that parts from them at move 1, sent as its result; then that game's moves from ply
+        1 (rewriting the board's), and its result again."""
         rng = random.Random(seed)
-        other = Game(variant, options or None)
-        while not other.over:
-            other.push(rng.choice(other.legal_moves()))
+        while True:
+            other = Game(variant, options or None)
+            while not other.over:
+                other.push(rng.choice(other.legal_moves()))
+            if not reported or other.moves[0] != reported[0]:
+                break
         record = write_game(other, {"South": players[0], "North": players[1]})
         points = {0: 1.0, 1: 0.0, None: 0.5}[other.winner()]
+        result = messages.result(self.table, game, points, other.scores[0], other.scores[1],
+                                 record, time.time())
         client, _answers = self.client(TABLE_CLIENT_PREFIX + self.table)
         try:
-            client.publish(messages.topic(self.table, "result"), messages.result(
-                self.table, game, points, other.scores[0], other.scores[1], record,
-                time.time()), qos=1).wait_for_publish(WAIT)
+            sent = []
+            if reported:
+                sent.append(client.publish(messages.topic(self.table, "move"), messages.move(
+                    self.table, game, 1, reported[0], time.time()), qos=1))
+            sent.append(client.publish(messages.topic(self.table, "result"), result, qos=1))
+            for ply, move in enumerate(other.moves, 1):
+                sent.append(client.publish(messages.topic(self.table, "move"), messages.move(
+                    self.table, game, ply, move, time.time()), qos=1))
+            sent.append(client.publish(messages.topic(self.table, "result"), result, qos=1))
+            for info in sent:
+                info.wait_for_publish(WAIT)
         finally:
             client.loop_stop()
             client.disconnect()
-        said = "a legal record of another game as %s's result of %s" % (self.table, game)
+        said = ("%s's first move replayed, then a legal record of another game as its result "
+                "of %s, that game's moves over the board's and the record again"
+                % (self.table, game))
         self.done.append(said)
         return said
 

@@ -46,6 +46,7 @@ from controller.tournament.certificates import EventTLS
 from controller.tournament.credentials import Credentials
 from controller.tournament.model import Result
 from controller.tournament.server import TournamentServer, standings_rows
+from controller.tournament.rows import StoreError
 from controller.tournament.store import Store
 from simulator.board_io import SimulatedBoardIO
 from simulator.board import Durations
@@ -58,6 +59,7 @@ PROFILE = "pi-direct-2x6"
 ATTACKER = "table-x"        # `attacks`: a board of the event never paired (sorted last)
 ARBITER_WAITS_AT_MOST = 30.0    # seconds for a dead board to show offline before its game moves
 IDLE_EVERY = 8          # a table with no game is stepped once in this many turns
+ARBITER_LOOKS_EVERY = 50    # turns between the demo's arbiter's looks at the results held
 # names for the demo's players (Somali given names), each with a made-up rating
 NAMES = ("Ayaan", "Hodan", "Warsame", "Faadumo", "Cali", "Xaliimo", "Maxamed", "Sahra",
          "Abdi", "Ifrah", "Guuleed", "Nimco", "Jaamac", "Ubax", "Barkhad", "Deeqa",
@@ -362,6 +364,8 @@ class DemoEvent:
                 off = self._strike(off)
             if self.attacks == []:
                 self._attack()
+            if turn % ARBITER_LOOKS_EVERY == 0:
+                self._arbitrate()
             if self.speed:
                 ahead = (self._now_ms() - start_ms) / 1000 / self.speed - (
                     time.monotonic() - start)
@@ -448,8 +452,27 @@ class DemoEvent:
         attacker.state_lie(game, ["Somebody", "Nobody"])
         inside = Attacker(url, victim.table_id, self.credentials.password(victim.table_id),
                           victim.table_id, ca)
-        inside.swap_record(game, players, VARIANT, self.options)
+        inside.swap_record(game, players, VARIANT, self.options, store.moves(game))
         self.attacks.extend(attacker.done + inside.done)
+
+    def _arbitrate(self) -> None:
+        """The demo's arbiter looks at the results held: one whose record is the game its
+        board played (the players at the table say so) is accepted. (A forged record waits:
+        its board's own, held after it, is the one accepted.)"""
+        server = self.server
+        if server is None:
+            return
+        for held in server.store.held(undecided=True):
+            table = next((table for table in self.tables if table.powered
+                          and table.agent.game == held.game_id and table.agent.reported), None)
+            if table is not None and list(held.recorded) == list(
+                    table.runner.session.game.moves):
+                try:
+                    server.accept_held(held.game_id, "the demo's arbiter")
+                except StoreError:
+                    continue        # decided meanwhile, or not the newest held
+                log.info("the demo's arbiter accepted the result held for %s: the record of "
+                         "the game its board played", held.game_id)
 
     def _table_dies(self, number: int) -> None:
         """A busy board dies for good mid-game; its game waits for the arbiter."""

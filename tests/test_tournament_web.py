@@ -360,9 +360,9 @@ def test_the_feed_sends_everything_then_each_change(event, client):
         assert table["table"] == row.table and table["status"] == "playing"
         assert table["state"]["pits"][:2] == [5, 0] and table["state"]["ply"] == 2
         # a move
-        assert event.send(row.table, "move", messages.move(row.table, row.id, 3, 4, event.at))
+        assert event.send(row.table, "move", messages.move(row.table, row.id, 1, 4, event.at))
         table = receive_until(ws, lambda m: m["type"] == "table" and m["last_move"])
-        assert table["last_move"] == {"game": row.id, "ply": 3, "move": 4, "at": event.at}
+        assert table["last_move"] == {"game": row.id, "ply": 1, "move": 4, "at": event.at}
         # a result: the pairings and the standings follow
         event.finish(row)
         reported = receive_until(ws, lambda m: m["type"] == "pairings" and any(

@@ -20,18 +20,23 @@ The rule, report by report in the order they came:
 
 ::
 
-    >>> reports = [Report("table-1", 1, 3), Report("table-1", 2, 5), Report("table-1", 2, 5),
-    ...            Report("table-1", 3, 1), Report("table-1", 3, 2), Report("table-1", 5, 4),
-    ...            Report("table-1", 4, 6)]
+    >>> said = [(1, 3), (2, 5), (2, 5), (3, 1), (3, 2), (5, 4), (4, 6)]     # (ply, move)
+    >>> reports = [Report("table-1", ply, move, at=5.0 * k) for k, (ply, move) in enumerate(said)]
     >>> seen = line(reports)
     >>> seen.moves, seen.copies, seen.waiting
     ([3, 5, 2, 6, 4], 1, 0)
-    >>> seen.takebacks
-    [Takeback(ply=3, undone=1, table='table-1')]
+    >>> [(takeback.ply, takeback.undone, takeback.table) for takeback in seen.takebacks]
+    [(3, 1, 'table-1')]
 
 A takeback of more than `TAKEBACK_MOST` plies at once is not what players do at a board (they
-take back a move, or a move and its reply); the arbiter is asked to look at the game before its
-result counts (`Line.doubts`).
+take back a move, or a move and its reply), nor are moves after a takeback that came less than
+`HANDS_S` apart (a move takes a hand longer than that: someone sent a game, not a board); the
+arbiter is asked to look at the game before its result counts (`Line.doubts`).
+
+    >>> hurried = [Report("table-1", 1, 3, at=10.0), Report("table-1", 2, 5, at=14.0),
+    ...            Report("table-1", 1, 4, at=20.0), Report("table-1", 2, 2, at=20.1)]
+    >>> line(hurried).doubts()
+    ['after table-1 took back moves from move 1, 2 came within 0.1 s: faster than hands play; someone else may have sent them']
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ MOVED = "moved"         # the arbiter moved the game to another table, at `ply`
 KINDS = (MOVE, MOVED)
 
 TAKEBACK_MOST = 2       # plies a board takes back at once, at most, before the arbiter looks
+HANDS_S = 1.0           # seconds a move takes hands at the least (lifting, sowing, confirming)
 
 
 class Report(NamedTuple):
@@ -61,11 +67,15 @@ class Report(NamedTuple):
 
 class Takeback(NamedTuple):
     """A move reported at `ply` that differs from the one kept there: `undone` plies taken
-    back (from `ply` to the end of the line as it was), by `table`."""
+    back (from `ply` to the end of the line as it was), by `table`. `hurried`: how many moves
+    came, from it on, each less than HANDS_S after the one before, and within how long (0 and
+    0.0 when they came as hands play)."""
 
     ply: int
     undone: int
     table: str
+    hurried: int = 0
+    within_s: float = 0.0
 
 
 class Line(NamedTuple):
@@ -76,13 +86,26 @@ class Line(NamedTuple):
     takebacks: list[Takeback]
     waiting: int                    # reports past the next ply, still waiting for theirs
 
+    def doubtful(self) -> list[Takeback]:
+        """The takebacks no players make: too deep, or followed by moves faster than hands."""
+        return [takeback for takeback in self.takebacks
+                if takeback.undone > TAKEBACK_MOST or takeback.hurried > 1]
+
     def doubts(self) -> list[str]:
         """What the arbiter should look at before a result of this game counts, in players'
         words (empty when nothing)."""
-        return ["%s took back %d moves at once, from move %d: players take back a move or "
-                "two; someone else may have sent them" % (takeback.table, takeback.undone,
-                                                           takeback.ply)
-                for takeback in self.takebacks if takeback.undone > TAKEBACK_MOST]
+        doubts = []
+        for takeback in self.doubtful():
+            if takeback.undone > TAKEBACK_MOST:
+                doubts.append("%s took back %d moves at once, from move %d: players take back "
+                              "a move or two; someone else may have sent them" % (
+                                  takeback.table, takeback.undone, takeback.ply))
+            else:
+                doubts.append("after %s took back moves from move %d, %d came within %.1f s: "
+                              "faster than hands play; someone else may have sent them" % (
+                                  takeback.table, takeback.ply, takeback.hurried,
+                                  takeback.within_s))
+        return doubts
 
 
 def line(reports: Iterable[Report]) -> Line:
@@ -91,6 +114,7 @@ def line(reports: Iterable[Report]) -> Line:
     ahead: dict[int, int] = {}     # ply -> move, reported before the plies before it
     copies = 0
     takebacks: list[Takeback] = []
+    run: list[float] = []          # when the moves since the latest takeback came, if hurried
     for report in reports:
         if report.kind == MOVED:
             del moves[report.ply:]
@@ -102,8 +126,17 @@ def line(reports: Iterable[Report]) -> Line:
                 copies += 1
                 continue
             takebacks.append(Takeback(ply, len(moves) - ply + 1, report.table))
+            run = [report.at]
             del moves[ply - 1:]
             ahead.clear()           # they were ahead of the line taken back
+        elif takebacks and run:
+            if report.at - run[-1] < HANDS_S:
+                run.append(report.at)
+                if len(run) > takebacks[-1].hurried:
+                    takebacks[-1] = takebacks[-1]._replace(
+                        hurried=len(run), within_s=round(run[-1] - run[0], 1))
+            else:
+                run = []            # played as hands play: the takeback was the players'
         if ply > len(moves) + 1:
             ahead[ply] = move
             continue

@@ -42,7 +42,7 @@ from controller.rules.variants import RulesError, get_variant, resolve_options
 from controller.tournament import messages
 from controller.tournament.audit import LIMITED, RateLimit, Refusal, Refusals
 from controller.tournament.credentials import SERVER_CLIENT_ID
-from controller.tournament.evidence import TAKEBACK_MOST, Line
+from controller.tournament.evidence import Line
 from controller.tournament.messages import DELIVERY, Message, MessageError
 from controller.tournament.model import DRAW, NORTH_WIN, SOUTH_WIN, Pairing, Result
 from controller.tournament.pairing import round_robin, swiss_round
@@ -462,8 +462,7 @@ class TournamentServer:
         if reason is None:
             return False
         live = line.moves
-        ply = first_difference(live, recorded) or next(
-            takeback.ply for takeback in line.takebacks if takeback.undone > TAKEBACK_MOST)
+        ply = first_difference(live, recorded) or line.doubtful()[0].ply
         if self.store.hold_result(row.id, table, claimed, record, live, recorded, ply, reason):
             self.counters["held"] += 1
             log.warning("held for the arbiter: the result of %s (%s), %s: %s", row.id, table,
